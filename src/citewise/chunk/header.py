@@ -1,0 +1,44 @@
+"""Context headers indexed with each chunk:
+``[Luật Kinh doanh bảo hiểm 08/2022/QH15 › Chương II › Điều 17. Nội dung của hợp đồng bảo hiểm]``."""
+
+from __future__ import annotations
+
+from citewise.types import Document, Node
+
+SEP = " › "
+
+
+def _short(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def doc_name(doc: Document) -> str:
+    name = doc.title
+    if doc.number and doc.number not in name:
+        name = f"{name} {doc.number}"
+    return _short(name, 100)
+
+
+def division_path(doc: Document, node: Node | None) -> list[str]:
+    """Labels from the top division down to ``node``."""
+    if node is None:
+        return []
+    return [n.label for n in doc.ancestors(node) if n.kind != "heading"] + [node.label]
+
+
+def context_header(doc: Document, node: Node | None, sub: str = "") -> str:
+    parts = [doc_name(doc)]
+    if node is not None:
+        for a in doc.ancestors(node):
+            if a.kind == "heading":
+                parts.append(_short(a.heading, 60))
+            else:
+                parts.append(f"{a.label}. {_short(a.heading, 60)}" if a.heading else a.label)
+        own = node.label if node.kind != "heading" else ""
+        if node.heading and node.heading != own:
+            own = f"{own}. {_short(node.heading)}" if own else _short(node.heading)
+        parts.append(own)
+    if sub:
+        parts.append(sub)
+    return "[" + SEP.join(p for p in parts if p) + "]"

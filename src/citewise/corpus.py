@@ -1,0 +1,162 @@
+"""Keep a store in step with files: parse, chunk, embed (cached) and write each document
+atomically; skip unchanged files; report bad ones in one line each and go on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from citewise.chunk.chunker import Chunker
+from citewise.errors import IngestError, UnsupportedFormat
+from citewise.index.embedded import EmbeddedStore, text_hash
+from citewise.index.embedder import Embedder
+from citewise.ingest.jsonl_importer import import_jsonl
+from citewise.ingest.loader import check_size, file_hash, load_document
+from citewise.progress import NullProgress, Progress
+from citewise.settings import Settings
+from citewise.types import Chunk, Document
+
+
+@dataclass
+class IngestReport:
+    added: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    """One line per bad file: ``file: reason``."""
+    chunks: int = 0
+
+    @property
+    def ingested(self) -> int:
+        return len(self.added) + len(self.replaced)
+
+
+def walk(paths: Iterable[Path], extensions: list[str]) -> Iterator[tuple[Path, bool]]:
+    """Files under ``paths`` (recursively, sorted, hidden ones skipped), with whether each was named."""
+    for p in paths:
+        if p.is_dir():
+            for f in sorted(p.rglob("*")):
+                rel = f.relative_to(p).parts
+                if f.is_file() and not any(x.startswith(".") for x in rel):
+                    yield f, False
+        else:
+            yield p, True
+
+
+class Corpus:
+    def __init__(
+        self,
+        store: EmbeddedStore,
+        embedder: Embedder | None,
+        settings: Settings,
+        progress: Progress | None = None,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+        self.chunker = Chunker(settings.chunk)
+        self.progress = progress or NullProgress()
+
+    def ingest(self, paths: list[Path], sync: bool = False) -> IngestReport:
+        report = IngestReport()
+        exts = [e.lower() for e in self.settings.ingest.extensions]
+        files = list(walk(paths, exts))
+        seen: set[str] = set()
+        bar = self.progress.task("files", len(files))
+        for path, _named in files:
+            try:
+                if not path.exists():
+                    raise IngestError("no such file")
+                if path.suffix.lower() not in exts:
+                    raise UnsupportedFormat(
+                        f"unsupported file type {path.suffix or '(none)'} (supported: {' '.join(exts)})"
+                    )
+                seen.update(self._ingest_file(path, report))
+            except IngestError as e:
+                e.source = e.source or str(path)
+                report.errors.append(e.line())
+            except Exception as e:  # a parser bug must not stop the batch; report it like bad input
+                report.errors.append(f"{path}: internal error while ingesting ({type(e).__name__}: {str(e)[:160]})")
+            finally:
+                bar.advance()
+        if sync:
+            report.removed.extend(self._remove_missing(paths, seen))
+        self.store.refresh()
+        return report
+
+    def _ingest_file(self, path: Path, report: IngestReport) -> list[str]:
+        """Ingest one file; returns the source URIs it accounts for."""
+        check_size(path, self.settings.ingest)
+        if path.suffix.lower() == ".jsonl" or path.suffix.lower() == ".json":
+            try:
+                docs = list(import_jsonl(path))
+            except IngestError as e:
+                e.source = str(path)
+                raise
+        else:
+            uri = path.resolve().as_uri()
+            known = self.store.by_source(uri)
+            if known is not None and known.content_hash == file_hash(path):
+                report.skipped.append(str(path))
+                return [uri]
+            task = self.progress.task(f"pages {path.name}")
+
+            def on_page(done: int, total: int) -> None:
+                task.total(total)
+                task.advance()
+
+            docs = [load_document(path, self.settings.ingest, on_page=on_page)]
+        for doc in docs:
+            known = self.store.by_source(doc.source_uri)
+            if known is not None and known.content_hash == doc.content_hash:
+                report.skipped.append(doc.source_uri)
+                continue
+            self.add_document(doc)
+            (report.replaced if known is not None else report.added).append(
+                f"{path}" if len(docs) == 1 else doc.source_uri
+            )
+            report.chunks += self.store.db.execute(
+                "SELECT COUNT(*) FROM chunks WHERE doc_id=?", (doc.doc_id,)
+            ).fetchone()[0]
+        return [d.source_uri for d in docs]
+
+    def add_document(self, doc: Document) -> list[Chunk]:
+        """Chunk, embed (reusing cached vectors) and store one parsed document atomically."""
+        chunks = self.chunker.chunk(doc)
+        if not chunks:
+            raise IngestError("no text to index after parsing", doc.source_uri)
+        vectors = self.embed(chunks)
+        self.store.replace_document(doc, chunks, vectors)
+        return chunks
+
+    def embed(self, chunks: list[Chunk]) -> np.ndarray | None:
+        if self.embedder is None:
+            return None
+        texts = [c.index_text for c in chunks]
+        hashes = [text_hash(t) for t in texts]
+        cached = self.store.cached_vectors(hashes)
+        todo = [i for i, h in enumerate(hashes) if h not in cached]
+        bar = self.progress.task("embeddings", len(todo))
+        batch = self.settings.store.embed_batch
+        for i in range(0, len(todo), batch):
+            part = todo[i : i + batch]
+            vecs = self.embedder.passages([texts[j] for j in part])
+            self.store.cache_vectors([hashes[j] for j in part], vecs)
+            for j, v in zip(part, vecs, strict=True):
+                cached[hashes[j]] = v
+            bar.advance(len(part))
+        return np.stack([cached[h] for h in hashes]).astype(np.float32)
+
+    def _remove_missing(self, roots: list[Path], seen: set[str]) -> list[str]:
+        prefixes = [r.resolve().as_uri().rstrip("/") + "/" for r in roots if r.is_dir()]
+        removed = []
+        for d in self.store.documents():
+            base = d.source_uri.split("#", 1)[0]
+            if any(base.startswith(p) for p in prefixes) and d.source_uri not in seen:
+                self.store.delete_document(d.doc_id)
+                removed.append(f"{d.doc_id} {d.title}")
+        return removed

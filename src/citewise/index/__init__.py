@@ -1,0 +1,1 @@
+"""Store port and its embedded backend (SQLite + bm25s + dense vectors)."""

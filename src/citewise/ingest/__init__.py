@@ -1,0 +1,1 @@
+"""Files and records -> ``Document`` (text, pages, tables, structure tree, metadata)."""

@@ -1,0 +1,121 @@
+"""Language facts shared by every stage: NFC normalisation, diacritic folding, vi/en detection."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_VI_ONLY = set("ăâđêôơưĂÂĐÊÔƠƯ")
+_WORD = re.compile(r"[^\W\d_]+")
+# Frequent Vietnamese syllables that survive diacritic loss ("dieu", "khoan" are not English words).
+_VI_FOLDED_HINTS = {
+    "cua",
+    "va",
+    "cac",
+    "nhung",
+    "trong",
+    "duoc",
+    "khong",
+    "theo",
+    "quy",
+    "dinh",
+    "dieu",
+    "khoan",
+    "diem",
+    "luat",
+    "nghi",
+    "thong",
+    "tu",
+    "bao",
+    "hiem",
+    "nguoi",
+    "doanh",
+    "nghiep",
+    "hop",
+    "dong",
+    "thi",
+    "la",
+    "co",
+    "cho",
+    "ve",
+    "voi",
+    "mot",
+    "nay",
+    "phai",
+    "tai",
+    "viec",
+    "chuong",
+    "muc",
+}
+_EN_HINTS = {
+    "the",
+    "of",
+    "and",
+    "to",
+    "in",
+    "shall",
+    "be",
+    "is",
+    "for",
+    "by",
+    "or",
+    "that",
+    "with",
+    "on",
+    "article",
+    "section",
+    "any",
+    "may",
+    "this",
+    "which",
+    "are",
+    "as",
+    "not",
+    "such",
+    "policy",
+}
+
+
+def nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(ch: str) -> str:
+    if ch in "đĐ":
+        return "d" if ch == "đ" else "D"
+    decomposed = unicodedata.normalize("NFD", ch)
+    return decomposed[0] if decomposed else ch
+
+
+def fold(text: str) -> str:
+    """Remove diacritics keeping the length: ``fold(s)[i]`` is the base letter of ``s[i]``.
+
+    Input should be NFC; every precomposed Vietnamese letter maps to one ASCII letter,
+    so offsets found in the folded text are offsets in the original.
+    """
+    if text.isascii():
+        return text
+    return "".join(_fold_char(c) if not c.isascii() else c for c in text)
+
+
+def detect_language(text: str, sample: int = 20000) -> str:
+    """``vi`` or ``en`` for a document or a question (typed with or without diacritics)."""
+    head = text[:sample]
+    letters = [c for c in head if c.isalpha()]
+    if not letters:
+        return "en"
+    marked = sum(
+        1
+        for c in letters
+        if c in _VI_ONLY or (not c.isascii() and unicodedata.combining(unicodedata.normalize("NFD", c)[-1]) > 0)
+    )
+    if marked / len(letters) > 0.02:
+        return "vi"
+    words = [w.lower() for w in _WORD.findall(fold(head))]
+    if not words:
+        return "en"
+    vi = sum(1 for w in words if w in _VI_FOLDED_HINTS)
+    en = sum(1 for w in words if w in _EN_HINTS)
+    return "vi" if vi > en else "en"

@@ -1,0 +1,199 @@
+"""The ``citewise`` command line. Errors become one-line messages and exit codes here only."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.tree import Tree
+
+from citewise.corpus import Corpus
+from citewise.errors import CitewiseError, NotFound
+from citewise.index.embedded import EmbeddedStore
+from citewise.index.embedder import get_embedder
+from citewise.serve.rich_progress import RichProgress
+from citewise.settings import Settings, load_settings
+from citewise.types import Document, Node
+
+app = typer.Typer(
+    help="citewise: answers from authoritative documents, every sentence cited.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+IndexOpt = Annotated[
+    Path | None, typer.Option("--index", help="Index directory (default ./.citewise or $CITEWISE_INDEX).")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+
+
+def _settings(index: Path | None) -> Settings:
+    return load_settings(index=index)
+
+
+def _store(settings: Settings) -> EmbeddedStore:
+    return EmbeddedStore(settings.index, analyzer=settings.store.lexical_analyzer, model=settings.store.embedder)
+
+
+def _emit(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def _fail(e: Exception, code: int = 1) -> typer.Exit:
+    err.print(f"[red]error:[/red] {e}")
+    return typer.Exit(code)
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders (recursive).")],
+    index: IndexOpt = None,
+    sync: Annotated[bool, typer.Option("--sync", help="Remove documents whose files are gone from FOLDERs.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Parse, chunk, embed and index documents (PDF, DOCX, HTML, Markdown, text, JSONL)."""
+    settings = _settings(index)
+    try:
+        store = _store(settings)
+        embedder = get_embedder(settings.store.embedder)
+    except (CitewiseError, KeyError) as e:
+        raise _fail(e) from e
+    with RichProgress(err) as progress:
+        report = Corpus(store, embedder, settings, progress).ingest(paths, sync=sync)
+    docs = {d.source_uri: d for d in store.documents()}
+    store.close()
+    if as_json:
+        _emit({**asdict(report), "documents": len(docs)})
+    else:
+        for line in report.errors:
+            err.print(line, highlight=False, markup=False)
+        out.print(
+            f"ingested {report.ingested} (new {len(report.added)}, replaced {len(report.replaced)}), "
+            f"unchanged {len(report.skipped)}, removed {len(report.removed)}, failed {len(report.errors)}; "
+            f"{report.chunks} chunks; index {settings.index} holds {len(docs)} documents"
+        )
+    if report.ingested == 0 and report.errors:
+        raise typer.Exit(1)
+
+
+@app.command("ls")
+def list_documents(index: IndexOpt = None, as_json: JsonOpt = False) -> None:
+    """List indexed documents: title, type, number, language, provisions, chunks, status."""
+    settings = _settings(index)
+    store = _store(settings)
+    docs = store.documents()
+    store.close()
+    if as_json:
+        _emit([asdict(d) for d in docs])
+        return
+    table = Table("id", "title", "type", "number", "lang", "provisions", "chunks", "status")
+    for d in docs:
+        table.add_row(
+            d.doc_id[:12], d.title, d.doc_type or "", d.number or "", d.lang, str(d.provisions), str(d.chunks), d.status
+        )
+    out.print(table)
+
+
+def _node_text(doc: Document, node: Node) -> str:
+    return doc.text[node.char_start : node.char_end]
+
+
+def _node_json(doc: Document, node: Node) -> dict[str, Any]:
+    return {
+        **node.to_dict(),
+        "path": [a.label for a in doc.ancestors(node)] + [node.label],
+        "text": _node_text(doc, node),
+    }
+
+
+@app.command()
+def show(
+    doc: Annotated[str, typer.Argument(help="Document id (or prefix), number, alias or title.")],
+    provision: Annotated[
+        str | None, typer.Argument(help='A provision: "Điều 17", "khoản 2 Điều 17", "Article 6(1)".')
+    ] = None,
+    index: IndexOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show a document's structure, or one provision with its path, pages and text."""
+    settings = _settings(index)
+    store = _store(settings)
+    try:
+        summary = store.find_document(doc)
+        document = store.load_document(summary.doc_id)
+        node = None
+        if provision:
+            node = store.resolve_provision(summary.doc_id, provision)
+            if node is None:
+                raise NotFound(f"no provision {provision!r} in {summary.title}")
+    except CitewiseError as e:
+        raise _fail(e) from e
+    finally:
+        store.close()
+    if node is not None:
+        if as_json:
+            _emit(_node_json(document, node))
+            return
+        path = " › ".join([a.label for a in document.ancestors(node)] + [node.label])
+        pages = f"pages {node.page_start}–{node.page_end}" if node.page_start else "no pages"
+        out.print(f"[bold]{document.title}[/bold] › {path}", highlight=False)
+        out.print(
+            f"{pages} · chars {node.char_start}–{node.char_end}"
+            + (f" · alias {', '.join(node.aliases)}" if node.aliases else "")
+        )
+        out.print(_node_text(document, node), highlight=False, markup=False)
+        return
+    if as_json:
+        _emit({**asdict(summary), "nodes": [n.to_dict() for n in document.nodes]})
+        return
+    head = f"{document.title} · {summary.doc_type or ''} {summary.number or ''} · {document.lang} · {summary.provisions} provisions"
+    tree = Tree(head, highlight=False)
+    branches: dict[int, Tree] = {}
+    for n in document.nodes:
+        if n.kind in ("paragraph", "point", "subpoint"):
+            continue
+        parent = branches.get(n.parent_id) if n.parent_id is not None else None
+        text = f"{n.label}" + (f". {n.heading}" if n.heading and n.heading != n.label else "")
+        if n.page_start:
+            text += f"  (p. {n.page_start}{'–' + str(n.page_end) if n.page_end != n.page_start else ''})"
+        branches[n.node_id] = (parent or tree).add(text, highlight=False)
+    out.print(tree)
+
+
+@app.command()
+def rm(
+    doc: Annotated[str, typer.Argument(help="Document id (or prefix), number, alias or title.")],
+    index: IndexOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Remove a document from the index."""
+    settings = _settings(index)
+    store = _store(settings)
+    try:
+        summary = store.find_document(doc)
+        store.delete_document(summary.doc_id)
+        store.refresh()
+    except CitewiseError as e:
+        raise _fail(e) from e
+    finally:
+        store.close()
+    if as_json:
+        _emit({"removed": summary.doc_id, "title": summary.title})
+    else:
+        out.print(f"removed {summary.doc_id[:12]} {summary.title}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
