@@ -708,9 +708,10 @@ def home_rules_vi() -> list[Block]:
         h1("Chương III BỒI THƯỜNG"),
         h2("Điều 9. Thông báo tổn thất"),
         p(
-            "1. Khi xảy ra tổn thất, Người được bảo hiểm phải áp dụng mọi biện "
-            "pháp cần thiết để cứu chữa, hạn chế tổn thất và thông báo ngay cho "
-            "Công ty qua đường dây nóng 1900 5588 hoặc ứng dụng của Công ty."
+            "1. Khi xảy ra tổn thất do các rủi ro theo quy định tại Điều 5 Quy tắc "
+            "này, Người được bảo hiểm phải áp dụng mọi biện pháp cần thiết để cứu "
+            "chữa, hạn chế tổn thất và thông báo ngay cho Công ty qua đường dây nóng "
+            "1900 5588 hoặc ứng dụng của Công ty."
         ),
         p(
             "2. Trong thời hạn 14 ngày kể từ ngày xảy ra tổn thất, Người được bảo "

@@ -55,7 +55,8 @@ class Chunker:
             if n.parent_id is not None and n.parent_id not in first_div_child:
                 first_div_child[n.parent_id] = n.char_start
         first = min((n.char_start for n in divisions), default=len(doc.text))
-        if doc.text[:first].strip():
+        preamble = doc.text[:first].strip()
+        if preamble and (len(preamble) >= 120 or preamble.count("\n") >= 2):  # more than a bare title
             out.append((None, 0, _rstrip(doc.text, 0, first)))
         for n in divisions:
             end = first_div_child.get(n.node_id, n.char_end)
@@ -120,6 +121,10 @@ class Chunker:
         size = 0
         for piece in pieces:
             n = self.count(doc.text[piece.start : piece.end])
+            if piece.kind == "text" and n > limit and group and size < self.settings.window_tokens // 2:
+                # a short lead-in (the article heading) opens the first window instead of standing alone
+                piece = _Piece(group[0].start, piece.end, "text", None, group[0].label or piece.label)
+                group, size = [], 0
             if piece.kind == "table" or n > limit:
                 if group:
                     out.append((group[0].start, group[-1].end, "", "text", group[0].label))

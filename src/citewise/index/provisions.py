@@ -11,7 +11,9 @@ from citewise.ingest.markers import number_key
 from citewise.lang import fold
 from citewise.types import Node
 
-_VI_PART = re.compile(r"\b(diem|khoan|dieu|chuong|muc|phan|phu luc)\s+([0-9]+(?:\.[0-9a-z]+)*[a-z]?|[ivxlc]+|[a-z])\b")
+_VI_PART = re.compile(
+    r"\b(diem|khoan|dieu|chuong|muc|phan|phu luc)\s+([0-9]+(?:\.[0-9a-z]+)*[a-z]?|[ivxlc]+|dd|[a-z])\b"
+)
 _EN_ART = re.compile(r"\b(?:article|art\.?)\s*(\d+[a-z]?)((?:\(\s*[0-9a-z]+\s*\))*)")
 _EN_DIV = re.compile(
     r"\b(recital|chapter|annex|part|title|section|rule|clause)\s+\(?([0-9]+(?:\.[0-9]+)*|[ivxlc]+|[a-z])\)?"

@@ -81,11 +81,17 @@ class _Numbering:
                 self.levels[num.get(f"{_W}numId", "")] = abstract.get(ref.get(f"{_W}val", ""), {})
 
     def label(self, paragraph: Any) -> str:
+        num_pr = None
         ppr = paragraph._p.pPr
-        if ppr is None or ppr.numPr is None or ppr.numPr.numId is None:
+        if ppr is not None and ppr.numPr is not None:
+            num_pr = ppr.numPr
+        elif paragraph.style is not None:  # numbering given by the style ("List Number")
+            style_ppr = paragraph.style.element.pPr
+            num_pr = style_ppr.numPr if style_ppr is not None else None
+        if num_pr is None or num_pr.numId is None:
             return ""
-        num_id = str(ppr.numPr.numId.val)
-        ilvl = int(ppr.numPr.ilvl.val) if ppr.numPr.ilvl is not None else 0
+        num_id = str(num_pr.numId.val)
+        ilvl = int(num_pr.ilvl.val) if num_pr.ilvl is not None else 0
         levels = self.levels.get(num_id)
         if not levels or ilvl not in levels:
             return ""

@@ -3,6 +3,7 @@ tables whole; navigation, scripts and page chrome dropped."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from citewise.types import Layout
 _DROP = ["script", "style", "noscript", "nav", "footer", "aside", "form", "button", "svg", "template"]
 _HEAD = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LEAF = {"p", "dt", "dd", "pre", "caption", "figcaption", "address", "summary"}
+_LABELLED = re.compile(r"^(\(?[0-9]{1,3}[.)]|\(?[a-zđ][.)]|\([ivxlc]{1,5}\)|\([a-z]{1,2}\))\s", re.I)
 _BLOCKS = _LEAF | set(_HEAD) | {"li", "ul", "ol", "table", "div", "section", "article", "main", "blockquote", "dl"}
 
 
@@ -110,6 +112,8 @@ class HtmlParser(Parser):
                 n += 1
             else:
                 mark = ""
+            if mark and _LABELLED.match(li.text(separator=" ").strip()):
+                mark = ""  # the item writes its own label ("(a) ...", "1. ...")
             nested = [c for c in li.iter() if c.tag in ("ol", "ul", "table", "p", "div")]
             if not nested:
                 b.add(f"{mark} {li.text(separator=' ')}".strip(), "list_item")

@@ -29,10 +29,11 @@ def pdf_errors(backend: str) -> Iterator[None]:
         raise
     except Exception as e:  # the libraries raise many unrelated types
         name = type(e).__name__
-        text = f"{name} {e}".lower()
+        inner = " ".join(type(a).__name__ for a in e.args if isinstance(a, BaseException))
+        text = f"{name} {inner} {e!r}".lower()
         if "password" in text or "encrypt" in text:
             raise CorruptFile("encrypted PDF (a password is required)") from e
-        detail = str(e).strip().splitlines()[0][:120] if str(e).strip() else name
+        detail = str(e).strip().splitlines()[0][:120] if str(e).strip() else (inner or name)
         raise CorruptFile(f"not a readable PDF ({backend}: {detail})") from e
 
 

