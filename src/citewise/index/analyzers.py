@@ -2,10 +2,11 @@
 
 * ``whitespace``       lower-cased whitespace tokens (the plain baseline)
 * ``syllable``         lower-cased word/syllable tokens, punctuation dropped
-* ``syllable_bigram``  syllables + adjacent-syllable bigrams + diacritic-folded syllables, so
-                       Vietnamese compounds match as units and questions typed without
-                       diacritics still match (default)
+* ``syllable_bigram``  syllables + adjacent-syllable bigrams, so Vietnamese compounds match as units
+* ``syllable_bigram_folded``  the same plus diacritic-folded syllables and bigrams, so questions
+                       typed without diacritics still match (default)
 * ``word``             underthesea word segmentation (Vietnamese), syllables otherwise
+* ``word_syllable_bigram``  underthesea words + syllables + bigrams (both)
 """
 
 from __future__ import annotations
@@ -43,10 +44,14 @@ def syllables(text: str) -> list[str]:
 
 def syllable_bigrams(text: str) -> list[str]:
     syl = syllables(text)
-    out = list(syl)
-    out.extend(f"{a}_{b}" for a, b in itertools.pairwise(syl))
-    out.extend(f for f in (fold(s) for s in syl) if f not in syl)
-    return out
+    return syl + [f"{a}_{b}" for a, b in itertools.pairwise(syl)]
+
+
+def syllable_bigrams_folded(text: str) -> list[str]:
+    """Syllables and bigrams, plus their diacritic-free forms where those differ."""
+    out = syllable_bigrams(text)
+    folded = syllable_bigrams(fold(text))
+    return out + [f for f, o in zip(folded, out, strict=True) if f != o]
 
 
 def _word_analyzer() -> Analyzer:
@@ -67,4 +72,17 @@ def _word_analyzer() -> Analyzer:
 register_analyzer("whitespace", lambda: whitespace)
 register_analyzer("syllable", lambda: syllables)
 register_analyzer("syllable_bigram", lambda: syllable_bigrams)
+register_analyzer("syllable_bigram_folded", lambda: syllable_bigrams_folded)
 register_analyzer("word", _word_analyzer)
+
+
+def _word_syllable_bigram() -> Analyzer:
+    words = _word_analyzer()
+
+    def both(text: str) -> list[str]:
+        return ["w:" + w for w in words(text) if "_" in w] + syllable_bigrams_folded(text)
+
+    return both
+
+
+register_analyzer("word_syllable_bigram", _word_syllable_bigram)

@@ -70,6 +70,10 @@ class Store(abc.ABC):
     def chunks(self, doc_id: str | None = None, refs: list[tuple[str, int]] | None = None) -> list[Chunk]: ...
 
     @abc.abstractmethod
+    def chunks_overlapping(self, doc_id: str, char_start: int, char_end: int) -> list[Chunk]:
+        """Chunks of a document whose span overlaps ``[char_start, char_end)``, in order."""
+
+    @abc.abstractmethod
     def resolve_provision(self, doc_id: str, label: str) -> Node | None:
         """The node a label names ("Điều 17", "khoản 2 Điều 17", "Article 6(1)(a)", "4.2")."""
 
@@ -78,6 +82,10 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     def vector_search(self, vector: np.ndarray, k: int = 10, doc_ids: list[str] | None = None) -> list[Hit]: ...
+
+    @abc.abstractmethod
+    def vector_scores(self, vector: np.ndarray, refs: list[tuple[str, int]]) -> dict[tuple[str, int], float]:
+        """Cosine of ``vector`` with each listed chunk (chunks without a vector are left out)."""
 
     @abc.abstractmethod
     def refresh(self) -> None:

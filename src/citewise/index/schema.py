@@ -40,6 +40,10 @@ MIGRATIONS: list[str] = [
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     INSERT INTO meta VALUES ('generation', '0');
     """,
+    # 2: cross-references resolved at ingest (node ids of the same document)
+    """
+    ALTER TABLE nodes ADD COLUMN xrefs TEXT NOT NULL DEFAULT '[]';
+    """,
 ]
 
 

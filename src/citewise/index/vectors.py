@@ -17,6 +17,10 @@ class VectorIndex:
         for i, (d, _) in enumerate(rows):
             by_doc.setdefault(d, []).append(i)
         self._doc_rows = {d: np.asarray(ix, dtype=np.int64) for d, ix in by_doc.items()}
+        self._row = {r: i for i, r in enumerate(rows)}
+
+    def row_of(self, ref: tuple[str, int]) -> int | None:
+        return self._row.get(ref)
 
     def save(self, folder: Path, generation: int, model: str) -> None:
         folder.mkdir(parents=True, exist_ok=True)

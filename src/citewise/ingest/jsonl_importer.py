@@ -15,6 +15,7 @@ from citewise.ingest.decode import decode_text
 from citewise.ingest.layout import clean_block
 from citewise.ingest.metadata import extract_metadata
 from citewise.ingest.references import find_references
+from citewise.ingest.xrefs import resolve_xrefs
 from citewise.lang import detect_language
 from citewise.types import Document, Node
 
@@ -140,6 +141,7 @@ def _document(path: Path, name: str, recs: list[dict[str, Any]]) -> Document:
         nodes.append(node)
     _extend_parents(nodes)
     text = "".join(parts)
+    resolve_xrefs(nodes, text)
     digest = hashlib.sha256(json.dumps(recs, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
     meta = extract_metadata(text, lang)
     title = str(recs[0].get("doc_title") or name)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from citewise.ingest import markers as mk
 from citewise.ingest.labels import assign_labels
 from citewise.ingest.references import find_references, origin_alias
+from citewise.ingest.xrefs import resolve_xrefs
 from citewise.lang import fold
 from citewise.types import Layout, Node
 
@@ -307,6 +308,7 @@ class StructureBuilder:
                 if alias:
                     node.aliases.append(alias)
                     node.refs = [r for r in node.refs if not r.startswith(alias)]
+        resolve_xrefs(self.nodes, self.text)
 
 
 def build_structure(layout: Layout, lang: str) -> list[Node]:

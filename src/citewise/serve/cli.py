@@ -191,6 +191,57 @@ def rm(
         out.print(f"removed {summary.doc_id[:12]} {summary.title}")
 
 
+@app.command()
+def search(
+    question: Annotated[str, typer.Argument(help="A question, in English or Vietnamese.")],
+    k: Annotated[int, typer.Option("-k", help="How many provisions to return.")] = 10,
+    index: IndexOpt = None,
+    rerank: Annotated[bool | None, typer.Option("--rerank/--no-rerank", help="Citation-aware rerank.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Rank the provisions that answer a question, with labels, pages, scores and reasons."""
+    from citewise.retrieve.hybrid import Retriever
+
+    settings = _settings(index)
+    if rerank is not None:
+        settings.retrieve.rerank = rerank
+    store = _store(settings)
+    try:
+        retriever = Retriever(store, get_embedder(settings.store.embedder), settings.retrieve)
+        result = retriever.search(question, k=k)
+    except (CitewiseError, KeyError) as e:
+        raise _fail(e) from e
+    finally:
+        store.close()
+    if as_json:
+        _emit(result.to_dict())
+        return
+    a = result.analysis
+    refs = ", ".join(r.raw for r in a.refs) or "none"
+    out.print(
+        f"[dim]lang {a.lang} · intent {a.intent} · references {refs} · {result.timings.get('total', 0):.0f} ms[/dim]"
+    )
+    if result.weak:
+        out.print(f"[yellow]weak evidence: {result.weak_reason}[/yellow]")
+    table = Table("#", "provision", "document", "pages", "score", "lexical", "dense", "why")
+    for e in result.evidence:
+        c = e.chunk
+        pages = f"{c.page_start}" + (f"–{c.page_end}" if c.page_end != c.page_start else "") if c.page_start else ""
+        lex = e.rankers.get("lexical")
+        den = e.rankers.get("dense")
+        table.add_row(
+            str(e.rank),
+            c.label,
+            e.doc_title[:40],
+            pages,
+            f"{e.score:.4f}",
+            f"{lex.score:.2f} #{lex.rank}" if lex else "",
+            f"{den.score:.3f} #{den.rank}" if den else (f"{e.dense:.3f}" if e.dense is not None else ""),
+            "; ".join(e.reasons)[:60],
+        )
+    out.print(table)
+
+
 def main() -> None:
     app()
 

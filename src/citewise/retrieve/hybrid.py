@@ -1,0 +1,262 @@
+"""Hybrid retrieval: lexical (bm25s) and dense (e5) rankings fused by RRF; documents the question
+names boosted (or searched alone); provisions it names pinned first; an optional citation-aware
+rerank; overlapping windows of a provision merged; cross-referenced provisions added as
+supporting evidence; a ``weak`` flag when the best evidence is below the calibrated threshold."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+
+from citewise.index.base import Hit, Store
+from citewise.index.embedder import Embedder
+from citewise.lang import fold
+from citewise.retrieve.citation_rerank import citation_scores
+from citewise.retrieve.fusion import rrf
+from citewise.retrieve.query import analyze
+from citewise.retrieve.records import Evidence, RankerScore, SearchResult
+from citewise.retrieve.resolver import ReferenceResolver, Resolution
+from citewise.settings import RetrieveSettings
+from citewise.types import Chunk
+
+_WORD = re.compile(r"[^\W_]+")
+_STOPWORDS = set(
+    "the a an of to in on for and or is are be by with what which who when how does do that this as at from it "
+    "shall may under any there their its not can if than"
+    " la cua va cac nhung duoc cho trong khi thi co khong nao gi ai bao nhieu nhu the theo ve voi mot tai".split()
+)
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(fold(text).lower()) if w not in _STOPWORDS and len(w) > 1}
+
+
+def coverage(question: str, text: str) -> float:
+    """Share of the question's content words found in ``text`` (diacritics ignored)."""
+    q = content_words(question)
+    if not q:
+        return 0.0
+    return len(q & content_words(text)) / len(q)
+
+
+class Retriever:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder | None,
+        settings: RetrieveSettings | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings or RetrieveSettings()
+        self.resolver = ReferenceResolver(store)
+        self.clock = clock
+        self._titles: dict[str, str] = {}
+
+    def _title(self, doc_id: str) -> str:
+        if doc_id not in self._titles:
+            self._titles = {d.doc_id: d.title for d in self.store.documents()}
+        return self._titles.get(doc_id, doc_id)
+
+    def search(self, question: str, k: int | None = None) -> SearchResult:
+        s = self.settings
+        k = k or s.k
+        timings: dict[str, float] = {}
+        t0 = self.clock()
+        analysis = analyze(question)
+        if analysis.intent == "chitchat":
+            timings["total"] = (self.clock() - t0) * 1000
+            return SearchResult(analysis, [], weak=True, weak_reason="chit-chat: no retrieval", timings=timings)
+        resolution = self.resolver.resolve(analysis)
+        t1 = self.clock()
+        timings["analysis"] = (t1 - t0) * 1000
+        only = sorted(resolution.docs) if (s.restrict_to_named and resolution.docs) else None
+        rankings: dict[str, list[Hit]] = {"lexical": self.store.lexical_search(analysis.question, s.candidates, only)}
+        t2 = self.clock()
+        timings["lexical"] = (t2 - t1) * 1000
+        qvec = None
+        if self.embedder is not None and s.weights.get("dense", 1.0) > 0:
+            qvec = self.embedder.query(analysis.question)
+            t3 = self.clock()
+            timings["embed"] = (t3 - t2) * 1000
+            rankings["dense"] = self.store.vector_search(qvec, s.candidates, only)
+            timings["dense"] = (self.clock() - t3) * 1000
+        t4 = self.clock()
+        fused = rrf(rankings, s.rrf_k, s.weights)
+        per_ranker = {
+            name: {(h.doc_id, h.chunk_id): RankerScore(h.score, h.rank) for h in hits}
+            for name, hits in rankings.items()
+        }
+        reasons: dict[tuple[str, int], list[str]] = {}
+        for key in fused:
+            if key[0] in resolution.docs and not only:
+                fused[key] *= s.doc_boost
+                reasons.setdefault(key, []).append(f"boosted ×{s.doc_boost:g}: {resolution.docs[key[0]]}")
+        pinned = self._pins(resolution, fused, reasons) if s.pin else []
+        order = sorted(fused, key=lambda key: -fused[key])
+        keys = pinned + [key for key in order if key not in pinned]
+        chunks = {(c.doc_id, c.chunk_id): c for c in self.store.chunks(refs=keys[: k * 3])}
+        evidence = [
+            Evidence(
+                chunk=chunks[key],
+                doc_title=self._title(key[0]),
+                score=fused.get(key, 0.0),
+                fused=fused.get(key, 0.0),
+                rankers={name: table[key] for name, table in per_ranker.items() if key in table},
+                reasons=reasons.get(key, []),
+                pinned=key in pinned,
+            )
+            for key in keys[: k * 3]
+            if key in chunks
+        ]
+        top = max((e.score for e in evidence), default=0.0)
+        for i, e in enumerate(evidence):
+            if e.pinned:
+                e.score = top + 1.0 - i * 1e-3
+        timings["fusion"] = (self.clock() - t4) * 1000
+        if s.rerank and analysis.refs:
+            t5 = self.clock()
+            self._rerank(analysis.question, analysis.refs, evidence)
+            timings["rerank"] = (self.clock() - t5) * 1000
+        evidence.sort(key=lambda e: -e.score)
+        evidence = merge_windows(evidence)[:k]
+        if qvec is not None:
+            for ref, cos in self.store.vector_scores(
+                qvec, [(e.chunk.doc_id, e.chunk.chunk_id) for e in evidence]
+            ).items():
+                for e in evidence:
+                    if (e.chunk.doc_id, e.chunk.chunk_id) == ref:
+                        e.dense = cos
+        if s.xrefs:
+            evidence.extend(self._supporting(evidence))
+        for i, e in enumerate(evidence):
+            e.rank = i + 1
+        weak, why = self._weak(analysis.question, evidence)
+        timings["total"] = (self.clock() - t0) * 1000
+        return SearchResult(analysis, evidence, weak, why, timings)
+
+    # -- steps --------------------------------------------------------------------------
+    def _pins(
+        self, res: Resolution, fused: dict[tuple[str, int], float], reasons: dict[tuple[str, int], list[str]]
+    ) -> list[tuple[str, int]]:
+        pins: list[tuple[str, int]] = []
+        chosen = list(res.pins)
+        if res.candidates:
+            # a provision found in several documents: keep those the search itself ranks
+            ranked_docs = {d for d, _ in sorted(fused, key=lambda key: -fused[key])[:20]}
+            chosen += [c for c in res.candidates if c[0] in ranked_docs][:3]
+        for doc_id, node, ref in chosen:
+            for c in self.store.chunks_overlapping(doc_id, node.char_start, node.char_end):
+                key = (c.doc_id, c.chunk_id)
+                if key not in pins:
+                    pins.append(key)
+                    reasons.setdefault(key, []).append(f"pinned: {node.label} named in the question ({ref.raw})")
+        return pins
+
+    def _rerank(self, question: str, refs: list, evidence: list[Evidence]) -> None:  # type: ignore[type-arg]
+        w = self.settings.rerank_weight
+        top = max((e.fused for e in evidence), default=0.0) or 1.0
+        scores = citation_scores(question, refs, [e.chunk for e in evidence])
+        for e, cs in zip(evidence, scores, strict=True):
+            if e.pinned:
+                continue
+            e.score = (1 - w) * (e.fused / top) + w * cs
+            if cs > 0:
+                e.reasons.append(f"citation rerank {cs:.2f}")
+
+    def _supporting(self, evidence: list[Evidence]) -> list[Evidence]:
+        have = {(e.chunk.doc_id, e.chunk.chunk_id) for e in evidence}
+        have |= {(e.chunk.doc_id, m) for e in evidence for m in e.merged}
+        out: list[Evidence] = []
+        for e in evidence[:3]:
+            nodes = self.resolver.nodes_of(e.chunk.doc_id)
+            inside = [n for n in nodes if e.chunk.char_start <= n.char_start < e.chunk.char_end]
+            if e.chunk.node_id is not None and e.chunk.node_id < len(nodes):
+                inside.append(nodes[e.chunk.node_id])
+            for n in inside:
+                for target_id in n.xrefs:
+                    target = nodes[target_id]
+                    chunks = self.store.chunks_overlapping(e.chunk.doc_id, target.char_start, target.char_end)
+                    if not chunks or (chunks[0].doc_id, chunks[0].chunk_id) in have:
+                        continue
+                    c = chunks[0]
+                    have.add((c.doc_id, c.chunk_id))
+                    out.append(
+                        Evidence(
+                            chunk=c,
+                            doc_title=e.doc_title,
+                            score=0.0,
+                            supporting=True,
+                            reasons=[f"supporting: {n.label} refers to {target.label}"],
+                            char_start=c.char_start,
+                            char_end=c.char_end,
+                            text=c.body,
+                        )
+                    )
+                    if len(out) >= self.settings.max_supporting:
+                        return out
+        return out
+
+    def _weak(self, question: str, evidence: list[Evidence]) -> tuple[bool, str]:
+        found = [e for e in evidence if not e.supporting]
+        if not found:
+            return True, "no evidence found"
+        if any(e.pinned for e in found):
+            return False, ""
+        best_cov = max(coverage(question, f"{e.chunk.header} {e.text}") for e in found[:3])
+        dense = [e.dense for e in found[:3] if e.dense is not None]
+        best_dense = max(dense) if dense else None
+        s = self.settings
+        if best_dense is not None:
+            if best_dense < s.weak_dense and best_cov < s.weak_coverage:
+                return (
+                    True,
+                    f"best evidence: cosine {best_dense:.3f} < {s.weak_dense}, coverage {best_cov:.2f} < {s.weak_coverage}",
+                )
+            return False, ""
+        if best_cov < s.weak_coverage:
+            return True, f"best evidence covers {best_cov:.2f} of the question's words (< {s.weak_coverage})"
+        return False, ""
+
+
+def _join(a: Evidence, b: Chunk) -> None:
+    """Extend ``a`` (already holding text) with an overlapping or touching window ``b``."""
+    if b.char_start < a.char_start:
+        a.text = b.body[: a.char_start - b.char_start] + a.text
+        a.char_start = b.char_start
+    if b.char_end > a.char_end:
+        a.text = a.text + b.body[len(b.body) - (b.char_end - a.char_end) :]
+        a.char_end = b.char_end
+
+
+def merge_windows(evidence: list[Evidence]) -> list[Evidence]:
+    """Merge overlapping windows of one provision into the best-ranked of them."""
+    out: list[Evidence] = []
+    for e in evidence:
+        if not e.text:
+            e.char_start, e.char_end, e.text = e.chunk.char_start, e.chunk.char_end, e.chunk.body
+        host = next(
+            (
+                o
+                for o in out
+                if o.chunk.doc_id == e.chunk.doc_id
+                and o.chunk.node_id == e.chunk.node_id
+                and e.chunk.node_id is not None
+                and e.chunk.char_start < o.char_end
+                and o.char_start < e.chunk.char_end
+                and e.chunk.prefix == "" == o.chunk.prefix
+            ),
+            None,
+        )
+        if host is None:
+            out.append(e)
+            continue
+        _join(host, e.chunk)
+        host.merged.append(e.chunk.chunk_id)
+        host.pinned = host.pinned or e.pinned
+        host.reasons.extend(r for r in e.reasons if r not in host.reasons)
+        for name, rs in e.rankers.items():
+            host.rankers.setdefault(name, rs)
+    return out

@@ -1,0 +1,226 @@
+"""Resolve the references of a question against the store: the document by number, type, name,
+acronym or alias; the provision by its key. Codified (Pháp điển) articles are reached through
+their origin notes, so "Điều 12 Thông tư 67/2023/TT-BTC" finds "Điều 2.3.TT.x.12"."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from citewise.index.base import Store
+from citewise.lang import fold
+from citewise.retrieve.query_refs import _type_name
+from citewise.retrieve.records import DocHint, QueryAnalysis, QueryRef
+from citewise.types import Node
+
+_STOP = {"of", "the", "on", "and", "for", "in", "to", "with", "regard", "a", "an", "its", "by", "va", "cua", "ve"}
+_NUMBER = re.compile(r"^(?P<a>\d{1,4})(?:/(?P<b>\d{1,4}))?(?:/(?P<suffix>[\w\-]+))?$")
+_ORIGIN = re.compile(r"^dieu\s+(?P<art>\d+[a-z]?)\s+(?P<type>.+?)\s+so\s+(?P<number>[\w/.\-]+)", re.I)
+
+
+def split_number(number: str) -> tuple[str | None, str | None, str | None]:
+    """(number, year, suffix) of "08/2022/QH15" -> ("8", "2022", "qh15"); "2016/679" -> ("679", "2016", None)."""
+    m = _NUMBER.match(fold(number).lower().strip())
+    if not m:
+        return None, None, None
+    a, b, suffix = m.group("a"), m.group("b"), m.group("suffix")
+    if b and len(a) == 4 and a.startswith(("19", "20")) and len(b) < 4:
+        return str(int(b)), a, suffix
+    if b and len(b) == 4:
+        return str(int(a)), b, suffix
+    return str(int(a)), None, (b or suffix)
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s,.;:()\-–]+", " ", fold(text).lower()).strip()
+
+
+def acronyms(name: str) -> set[str]:
+    """Initials of a name with and without its type word and small words: GDPR, KDBH, LKDBH."""
+    out: set[str] = set()
+    parts = [name, *re.findall(r"\(([^)]{6,})\)", name)]
+    for part in parts:
+        words = [w for w in re.findall(r"[^\W\d_]+", fold(part).lower())]
+        if len(words) < 2:
+            continue
+        content = [w for w in words if w not in _STOP]
+        out.add("".join(w[0] for w in content))
+        if _type_name(words[0]) or (len(words) > 2 and _type_name(" ".join(words[:2]))):
+            skip = 2 if len(words) > 2 and _type_name(" ".join(words[:2])) and not _type_name(words[0]) else 1
+            out.add("".join(w[0] for w in content[skip:]))
+    return {a for a in out if len(a) >= 2}
+
+
+@dataclass
+class Instrument:
+    """A document, or an instrument codified inside one (a Pháp điển topic holds several)."""
+
+    doc_id: str
+    doc_type: str | None
+    number: str | None
+    year: str | None
+    suffix: str | None
+    names: set[str] = field(default_factory=set)
+    acronyms: set[str] = field(default_factory=set)
+    origin: str | None = None
+    """For a codified instrument: its number as the origin notes write it ("08/2022/QH15")."""
+
+
+@dataclass
+class Resolution:
+    """What the references of a question point to."""
+
+    pins: list[tuple[str, Node, QueryRef]] = field(default_factory=list)
+    """(doc_id, node, ref) of each provision named and found."""
+    candidates: list[tuple[str, Node, QueryRef]] = field(default_factory=list)
+    """Provisions found in several documents when none was named: pinned only if the search agrees."""
+    docs: dict[str, str] = field(default_factory=dict)
+    """doc_id -> why it is boosted ("named: Thông tư 67/2023")."""
+    unresolved: list[str] = field(default_factory=list)
+
+
+class ReferenceResolver:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._version: object = None
+        self.instruments: list[Instrument] = []
+        self.nodes: dict[str, dict[str, Node]] = {}
+        self.node_lists: dict[str, list[Node]] = {}
+        self.origin_nodes: dict[tuple[str, str, str], Node] = {}
+        """(doc_id, origin number folded, article number) -> node."""
+
+    def _load(self) -> None:
+        docs = self.store.documents()
+        version = tuple((d.doc_id, d.ingested_at) for d in docs)
+        if version == self._version:
+            return
+        self._version = version
+        self.instruments, self.nodes, self.node_lists, self.origin_nodes = [], {}, {}, {}
+        for d in docs:
+            num, year, suffix = split_number(d.number) if d.number else (None, None, None)
+            names = {_norm(d.title), *(_norm(a) for a in d.aliases)}
+            acr = set().union(*(acronyms(n) for n in [d.title, *d.aliases]))
+            self.instruments.append(Instrument(d.doc_id, d.doc_type, num, year, suffix, names, acr))
+            nodes = self.store.nodes(d.doc_id)
+            self.nodes[d.doc_id] = {n.key.lower(): n for n in nodes}
+            self.node_lists[d.doc_id] = nodes
+            seen: set[str] = set()
+            for n in nodes:
+                for alias in n.aliases:
+                    m = _ORIGIN.match(fold(alias).lower())
+                    if not m:
+                        continue
+                    origin = m.group("number")
+                    self.origin_nodes.setdefault((d.doc_id, origin, m.group("art")), n)
+                    if origin not in seen:
+                        seen.add(origin)
+                        onum, oyear, osuffix = split_number(origin)
+                        otype = _type_name(m.group("type"))
+                        self.instruments.append(
+                            Instrument(d.doc_id, otype, onum, oyear, osuffix, set(), set(), origin=origin)
+                        )
+
+    def nodes_of(self, doc_id: str) -> list[Node]:
+        """A document's nodes, indexed by node id."""
+        self._load()
+        return self.node_lists.get(doc_id, [])
+
+    # -- matching -----------------------------------------------------------------------
+    def match(self, hint: DocHint, question: str = "") -> list[Instrument]:
+        self._load()
+        scored: list[tuple[int, Instrument]] = []
+        for ins in self.instruments:
+            score = self._score(hint, ins)
+            if score > 0:
+                scored.append((score, ins))
+        if not scored:
+            return []
+        best = max(s for s, _ in scored)
+        return [ins for s, ins in scored if s == best]
+
+    @staticmethod
+    def _score(hint: DocHint, ins: Instrument) -> int:
+        score = 0
+        if hint.number is not None:
+            if ins.number != hint.number:
+                return 0
+            score += 4
+            if hint.year is not None:
+                if ins.year is not None and ins.year != hint.year:
+                    return 0
+                score += 2
+            if hint.suffix is not None and ins.suffix is not None:
+                if not ins.suffix.startswith(hint.suffix.split("-")[0]):
+                    return 0
+                score += 1
+        if hint.doc_type is not None and ins.doc_type is not None:
+            if hint.doc_type != ins.doc_type and not (hint.number is not None and ins.origin is None):
+                return 0
+            score += 1
+        if hint.name is not None:
+            if hint.name in ins.acronyms:
+                score += 5
+            elif hint.number is None:
+                return 0
+            if hint.year is not None and ins.year is not None and hint.year != ins.year:
+                return 0
+        return score
+
+    def named_documents(self, question: str) -> dict[str, str]:
+        """Documents whose title or alias is written out in the question."""
+        self._load()
+        q = f" {_norm(question)} "
+        out: dict[str, str] = {}
+        for ins in self.instruments:
+            for name in ins.names:
+                if len(name) >= 8 and f" {name} " in q:
+                    out.setdefault(ins.doc_id, f"named: {name}")
+        return out
+
+    # -- provisions ---------------------------------------------------------------------
+    def find(self, ins: Instrument, key: str) -> Node | None:
+        self._load()
+        nodes = self.nodes.get(ins.doc_id, {})
+        art = key.split("/")[0][4:] if key.startswith("art:") else None
+        if ins.origin is not None and art is not None:
+            base = self.origin_nodes.get((ins.doc_id, ins.origin, art))
+            if base is None:
+                return None
+            return nodes.get(base.key.lower() + key[len(f"art:{art}") :], base)
+        hit = nodes.get(key)
+        if hit is not None:
+            return hit
+        if ins.number is not None and art is not None:  # a codified document named by its own number
+            for (doc_id, origin, a), node in self.origin_nodes.items():
+                if doc_id == ins.doc_id and a == art and split_number(origin)[:2] == (ins.number, ins.year):
+                    return nodes.get(node.key.lower() + key[len(f"art:{art}") :], node)
+        return None
+
+    def resolve(self, analysis: QueryAnalysis) -> Resolution:
+        self._load()
+        res = Resolution()
+        for doc_id, why in self.named_documents(analysis.question).items():
+            res.docs[doc_id] = why
+        for hint in analysis.docs:
+            for ins in self.match(hint):
+                res.docs.setdefault(ins.doc_id, f"named: {hint.raw}")
+        for ref in analysis.refs:
+            if ref.key is None:
+                continue
+            if ref.doc is not None:
+                instruments = self.match(ref.doc)
+                for ins in instruments:
+                    res.docs.setdefault(ins.doc_id, f"named: {ref.doc.raw}")
+            elif res.docs:
+                instruments = [i for i in self.instruments if i.doc_id in res.docs and i.origin is None]
+            else:
+                instruments = [i for i in self.instruments if i.origin is None]
+            found = [(ins.doc_id, node) for ins in instruments if (node := self.find(ins, ref.key)) is not None]
+            found = list({(d, n.node_id): (d, n) for d, n in found}.values())
+            if not found:
+                res.unresolved.append(ref.raw)
+            elif len(found) == 1 or ref.doc is not None or res.docs:
+                res.pins.extend((d, n, ref) for d, n in found)
+            else:
+                res.candidates.extend((d, n, ref) for d, n in found)
+        return res
