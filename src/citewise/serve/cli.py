@@ -224,20 +224,20 @@ def search(
     if result.weak:
         out.print(f"[yellow]weak evidence: {result.weak_reason}[/yellow]")
     table = Table("#", "provision", "document", "pages", "score", "lexical", "dense", "why")
-    for e in result.evidence:
-        c = e.chunk
+    for ev in result.evidence:
+        c = ev.chunk
         pages = f"{c.page_start}" + (f"–{c.page_end}" if c.page_end != c.page_start else "") if c.page_start else ""
-        lex = e.rankers.get("lexical")
-        den = e.rankers.get("dense")
+        lex = ev.rankers.get("lexical")
+        den = ev.rankers.get("dense")
         table.add_row(
-            str(e.rank),
+            str(ev.rank),
             c.label,
-            e.doc_title[:40],
+            ev.doc_title[:40],
             pages,
-            f"{e.score:.4f}",
+            f"{ev.score:.4f}",
             f"{lex.score:.2f} #{lex.rank}" if lex else "",
-            f"{den.score:.3f} #{den.rank}" if den else (f"{e.dense:.3f}" if e.dense is not None else ""),
-            "; ".join(e.reasons)[:60],
+            f"{den.score:.3f} #{den.rank}" if den else (f"{ev.dense:.3f}" if ev.dense is not None else ""),
+            "; ".join(ev.reasons)[:60],
         )
     out.print(table)
 
