@@ -13,11 +13,13 @@ from typing import Any
 from citewise.errors import CorruptFile, EmptyDocument
 from citewise.ingest.decode import decode_text
 from citewise.ingest.layout import clean_block
+from citewise.ingest.markers import number_key
 from citewise.ingest.metadata import extract_metadata
-from citewise.ingest.references import find_references
+from citewise.ingest.references import origin_alias
+from citewise.ingest.structure import build_structure
 from citewise.ingest.xrefs import resolve_xrefs
 from citewise.lang import detect_language
-from citewise.types import Document, Node
+from citewise.types import Block, Document, Layout, Node
 
 _FIELDS = {
     "doc": ("doc", "DocumentID", "document", "source_doc", "law_id"),
@@ -109,7 +111,7 @@ def _document(path: Path, name: str, recs: list[dict[str, Any]]) -> Document:
     for rec in recs:
         rid = str(_get(rec, "id") or len(nodes) + 1)
         kind = _kind(rec, rid)
-        number = _number(rid)
+        number = str(rec.get("number") or _number(rid))
         label = _label(kind, number, lang, rec)
         title = clean_block(str(_get(rec, "title") or "")).replace("\n", " ")
         body = clean_block(str(_get(rec, "text")))
@@ -121,24 +123,23 @@ def _document(path: Path, name: str, recs: list[dict[str, Any]]) -> Document:
         start = pos
         parts.append(block)
         pos += len(block)
-        parent = _parent(rid, by_id)
-        node = Node(
+        record = Node(
             node_id=len(nodes),
             kind=kind,
             number=number,
             label=label,
-            key=f"id:{rid}",
+            key=_key(kind, number, rid),
             heading=title or (body if len(body) < 120 and "\n" not in body else ""),
             char_start=start,
             char_end=pos,
-            parent_id=parent,
+            parent_id=_parent(rid, by_id),
             aliases=[rid],
-            refs=find_references(body, lang),
         )
         if rec.get("source_note"):
-            node.aliases.append(str(rec["source_note"]).split(",")[0].strip())
-        by_id[rid] = node.node_id
-        nodes.append(node)
+            note = origin_alias(f"{head}\n({rec['source_note']})")
+            record.aliases.append(note or str(rec["source_note"]).split(",")[0].strip())
+        by_id[rid] = record.node_id
+        nodes.extend(_with_substructure(record, block, len(head) + 1 if body else len(block), lang))
     _extend_parents(nodes)
     text = "".join(parts)
     resolve_xrefs(nodes, text)
@@ -160,6 +161,46 @@ def _document(path: Path, name: str, recs: list[dict[str, Any]]) -> Document:
         aliases=[name, *meta.aliases],
         nodes=nodes,
     )
+
+
+def _key(kind: str, number: str, rid: str) -> str:
+    if kind == "dotted":
+        return f"num:{rid}"
+    prefix = {"article": "art", "recital": "recital", "annex": "annex", "chapter": "chap", "section": "sec"}[kind]
+    return f"{prefix}:{number_key(number) if kind != 'recital' else number}".lower()
+
+
+def _with_substructure(record: Node, block: str, body_at: int, lang: str) -> list[Node]:
+    """The record's node followed by the clauses and points found in its body, offsets in the
+    document."""
+    offset, doc_id = record.char_start, record.node_id
+    local = Node(
+        node_id=0,
+        kind=record.kind,
+        number=record.number,
+        label=record.label,
+        key=record.key,
+        heading=record.heading,
+        char_start=0,
+        char_end=len(block),
+    )
+    blocks: list[Block] = []
+    at = body_at
+    for line in block[body_at:].split("\n"):
+        if line:
+            blocks.append(Block("para", at, at + len(line)))
+        at += len(line) + 1
+    found = build_structure(Layout(text=block, blocks=blocks), lang, root=local)
+    record.refs = local.refs
+    out = [record]
+    for n in found[1:]:
+        n.node_id += doc_id
+        n.parent_id = doc_id if n.parent_id in (None, 0) else n.parent_id + doc_id
+        n.char_start += offset
+        n.char_end += offset
+        n.xrefs = []
+        out.append(n)
+    return out
 
 
 def _parent(rid: str, by_id: dict[str, int]) -> int | None:

@@ -41,8 +41,9 @@ _ROMAN_SEQ = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi",
 class StructureBuilder:
     """Turns a layout's lines into ``Node`` records (see module doc)."""
 
-    def __init__(self, layout: Layout, lang: str) -> None:
+    def __init__(self, layout: Layout, lang: str, root: Node | None = None) -> None:
         self.layout = layout
+        self.root = root
         self.text = layout.text
         self.lang = lang
         self.nodes: list[Node] = []
@@ -55,6 +56,11 @@ class StructureBuilder:
         self._pos_hint = 0
         self.seen_heading = False
         self.numbers_seen: set[tuple[str, str]] = set()
+        if root is not None:  # parse the body of one known provision (imported records)
+            self.nodes.append(root)
+            self.words.append("")
+            self.stack.append(_Open(root, mk.RANK.get(root.kind, mk.DOTTED_BASE)))
+            self.seen_division = True
 
     # -- public -------------------------------------------------------------------------
     def build(self) -> list[Node]:
@@ -294,7 +300,10 @@ class StructureBuilder:
                 hit = [p.number for p in pages if p.char_start < node.char_end and node.char_start < p.char_end]
                 if hit:
                     node.page_start, node.page_end = hit[0], hit[-1]
+        fixed = (self.root.label, self.root.key) if self.root is not None else None
         assign_labels(self.nodes, self.words, self.lang)
+        if self.root is not None and fixed is not None:
+            self.root.label, self.root.key = fixed
         first_child: dict[int, int] = {}
         for c in self.nodes:
             if c.parent_id is not None and c.parent_id not in first_child:
@@ -311,6 +320,8 @@ class StructureBuilder:
         resolve_xrefs(self.nodes, self.text)
 
 
-def build_structure(layout: Layout, lang: str) -> list[Node]:
-    """Recognise the legal hierarchy of a layout (see ``StructureBuilder``)."""
-    return StructureBuilder(layout, lang).build()
+def build_structure(layout: Layout, lang: str, root: Node | None = None) -> list[Node]:
+    """Recognise the legal hierarchy of a layout (see ``StructureBuilder``). With ``root``, the
+    layout is the body of that provision and the nodes found become its descendants (``root``
+    is returned first)."""
+    return StructureBuilder(layout, lang, root).build()
