@@ -94,6 +94,9 @@ class StructureBuilder:
             if len(line) < 200 and not self._any_marker(line):
                 node.heading = line.rstrip(".")
                 return
+        if self.root is not None:  # inside one imported provision: only its clauses and points
+            self._try_clause(line, start) or self._try_point(line, start)
+            return
         m = mk.division_marker(line, self.lang)
         if m is not None and m.kind == "section" and (m.kind, m.number) in self.numbers_seen:
             m = None  # a repeated number is a reference, not a new division
