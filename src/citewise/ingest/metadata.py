@@ -179,7 +179,7 @@ def _first_type_line(head: str) -> str | None:
     return None
 
 
-def guess_title(text: str, hint: str | None, limit: int = 160) -> str:
+def guess_title(text: str, hint: str | None, limit: int = 300) -> str:
     """The parser's title hint, or the first substantial line(s) of the text."""
     if hint and hint.strip():
         return hint.strip()[:limit]

@@ -7,11 +7,12 @@ import re
 
 from citewise.lang import fold
 
+_VI_DOC = r"(?:bo\s+luat|luat|nghi\s+dinh|thong\s+tu|quyet\s+dinh|quy\s+tac|quy\s+che)"
 _VI_REF = re.compile(
     r"\b(?:diem\s+[a-z](?:\s*(?:,|va)\s*[a-z])*\s+)?"
     r"(?:khoan\s+\d+(?:\s*(?:,|va)\s*\d+)*\s+)?"
-    r"dieu\s+\d+[a-z]?(?![.\d]*\d)(?:\s+(?:nay|cua\s+(?:luat|nghi dinh|thong tu|quy tac|bo luat)[^.;,\n]{0,50}"
-    r"|(?:luat|nghi dinh|thong tu|quy tac|bo luat)[^.;,\n]{0,50}))?"
+    r"dieu\s+\d+[a-z]?(?![.\d]*\d)"
+    rf"(?:\s+(?:nay|(?:cua\s+)?{_VI_DOC}(?:\s+nay|\s+(?:so\s+)?\d[\w/\-]*[\w])?))?"
     r"|\b(?:diem\s+[a-z]\s+)?khoan\s+\d+\s+dieu\s+nay",
     re.I,
 )
@@ -30,11 +31,11 @@ _ORIGIN = re.compile(
 )
 
 
-def find_references(text: str, lang: str, skip: str = "") -> list[str]:
+def find_references(text: str, lang: str, skip: str = "", heading_line: bool = False) -> list[str]:
     """References as written in ``text``, in order, without repeats (and not the node itself)."""
     out: list[str] = []
-    if skip and "\n" in text:
-        text = text[text.index("\n") + 1 :]  # the provision's own heading line is not a reference
+    if heading_line:
+        text = text[text.index("\n") + 1 :] if "\n" in text else ""  # the heading is not a reference
     if lang == "vi":
         f = fold(text)
         hits = [text[m.start() : m.end()].strip() for m in _VI_REF.finditer(f)]

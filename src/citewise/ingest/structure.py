@@ -314,7 +314,8 @@ class StructureBuilder:
         for node in self.nodes:
             own_end = first_child.get(node.node_id, node.char_end)
             own = self.text[node.char_start : own_end]
-            node.refs = find_references(own, self.lang, skip=node.label)
+            heading = node.kind not in ("paragraph", "point", "subpoint", "recital")
+            node.refs = find_references(own, self.lang, skip=node.label, heading_line=heading)
             if node.kind == "article":
                 alias = origin_alias(own)
                 if alias:

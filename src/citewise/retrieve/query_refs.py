@@ -69,13 +69,16 @@ _VI_PROV = re.compile(
 )
 _EN_ART = re.compile(
     r"\b(?:(?:point|subparagraph)\s*\((?P<pt>[a-z])\)\s+of\s+)?(?:paragraph\s+(?P<par>\d{1,3})\s+of\s+)?"
-    r"(?:article|art\.?|arts?\.?)\s*(?P<art>\d{1,3}[a-z]?)(?P<subs>(?:\s*\(\s*[0-9a-z]{1,4}\s*\))*)",
+    r"(?:articles?|art\.?|arts?\.?)\s*(?P<art>\d{1,3}[a-z]?)(?P<subs>(?:\s*\(\s*[0-9a-z]{1,4}\s*\))*)",
     re.I,
 )
 _EN_OTHER = re.compile(
     r"\b(?P<word>recital|rule|section|clause|annex|appendix|chapter)\s*\(?(?P<num>\d{1,3}(?:\.\d{1,3})*(?:\(\d+\))?|[ivxlc]{1,6}|[a-z])\)?(?![\w.])",
     re.I,
 )
+
+
+_VI_OTHER = re.compile(r"\b(?P<word>phu\s+luc|chuong)\s+(?P<num>[ivxlc]{1,6}|\d{1,3}[a-z]?)\b", re.I)
 
 
 def _type_name(raw: str) -> str | None:
@@ -165,6 +168,11 @@ def provision_refs(question: str) -> list[QueryRef]:
         if p:
             key += f"/pt:{p}"
         refs.append(QueryRef(question[m.start() : m.end()], key, m.start(), m.end()))
+    for m in _VI_OTHER.finditer(f):
+        prefix = "annex" if m.group("word").startswith("phu") else "chap"
+        refs.append(
+            QueryRef(question[m.start() : m.end()], f"{prefix}:{number_key(m.group('num'))}", m.start(), m.end())
+        )
     for m in _EN_ART.finditer(f):
         if any(r.start <= m.start() < r.end for r in refs):
             continue

@@ -32,7 +32,7 @@ def split_number(number: str) -> tuple[str | None, str | None, str | None]:
 
 
 def _norm(text: str) -> str:
-    return re.sub(r"[\s,.;:()\-–]+", " ", fold(text).lower()).strip()
+    return re.sub(r"[\s,.;:()\-–_]+", " ", fold(text).lower()).strip()
 
 
 def acronyms(name: str) -> set[str]:
@@ -48,7 +48,19 @@ def acronyms(name: str) -> set[str]:
         if _type_name(words[0]) or (len(words) > 2 and _type_name(" ".join(words[:2]))):
             skip = 2 if len(words) > 2 and _type_name(" ".join(words[:2])) and not _type_name(words[0]) else 1
             out.add("".join(w[0] for w in content[skip:]))
-    return {a for a in out if len(a) >= 2}
+    return {a for a in out if len(a) >= 3}
+
+
+def _longest_run(words: list[str], q_words: list[str]) -> int:
+    """Length of the longest run of consecutive ``words`` that also appears in ``q_words``."""
+    best = 0
+    for i in range(len(words)):
+        for j in range(len(q_words)):
+            n = 0
+            while i + n < len(words) and j + n < len(q_words) and words[i + n] == q_words[j + n]:
+                n += 1
+            best = max(best, n)
+    return best
 
 
 @dataclass
@@ -167,15 +179,34 @@ class ReferenceResolver:
         return score
 
     def named_documents(self, question: str) -> dict[str, str]:
-        """Documents whose title or alias is written out in the question."""
+        """Documents the question names in words: a title or alias written out, the longest run of
+        four or more title words, or a title word no other document has ("the Harbourview policy")."""
         self._load()
-        q = f" {_norm(question)} "
-        out: dict[str, str] = {}
-        for ins in self.instruments:
+        q_words = _norm(question).split()
+        q = f" {' '.join(q_words)} "
+        best: dict[str, tuple[int, str]] = {}
+        docs = [i for i in self.instruments if i.origin is None]
+        vocab: dict[str, int] = {}
+        for ins in docs:
+            for w in {w for n in ins.names for w in n.split()}:
+                vocab[w] = vocab.get(w, 0) + 1
+        for ins in docs:
             for name in ins.names:
+                words = name.split()
                 if len(name) >= 8 and f" {name} " in q:
-                    out.setdefault(ins.doc_id, f"named: {name}")
-        return out
+                    score = 100 + len(words)
+                else:
+                    score = _longest_run(words, q_words)
+                    score = score if score >= 4 else 0
+                    rare = [w for w in words if len(w) >= 6 and vocab.get(w) == 1 and w in q_words and w not in _STOP]
+                    if not score and rare:
+                        score = 3
+                if score and score > best.get(ins.doc_id, (0, ""))[0]:
+                    best[ins.doc_id] = (score, name)
+        if not best:
+            return {}
+        top = max(s for s, _ in best.values())
+        return {d: f"named: {n}" for d, (s, n) in best.items() if s == top}
 
     # -- provisions ---------------------------------------------------------------------
     def find(self, ins: Instrument, key: str) -> Node | None:
@@ -207,10 +238,11 @@ class ReferenceResolver:
         for ref in analysis.refs:
             if ref.key is None:
                 continue
-            if ref.doc is not None:
-                instruments = self.match(ref.doc)
-                for ins in instruments:
-                    res.docs.setdefault(ins.doc_id, f"named: {ref.doc.raw}")
+            named = self.match(ref.doc) if ref.doc is not None else []
+            for ins in named:
+                res.docs.setdefault(ins.doc_id, f"named: {ref.doc.raw if ref.doc else ''}")
+            if named:
+                instruments = named
             elif res.docs:
                 instruments = [i for i in self.instruments if i.doc_id in res.docs and i.origin is None]
             else:
@@ -219,7 +251,7 @@ class ReferenceResolver:
             found = list({(d, n.node_id): (d, n) for d, n in found}.values())
             if not found:
                 res.unresolved.append(ref.raw)
-            elif len(found) == 1 or ref.doc is not None or res.docs:
+            elif len(found) == 1 or named or res.docs:
                 res.pins.extend((d, n, ref) for d, n in found)
             else:
                 res.candidates.extend((d, n, ref) for d, n in found)

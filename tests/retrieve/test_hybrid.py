@@ -1,0 +1,98 @@
+"""Hybrid retrieval on the sample corpus with the real embedder and the real index: golden
+rankings, pins and boosts, merged windows, supporting cross-references, weak evidence."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from citewise.index.embedded import EmbeddedStore
+from citewise.index.embedder import Embedder
+from citewise.retrieve.hybrid import Retriever, merge_windows
+from citewise.retrieve.records import Evidence
+from citewise.settings import RetrieveSettings
+from citewise.types import Chunk
+
+
+@pytest.fixture(scope="module")
+def retriever(sample_index: Path, embedder: Embedder, tmp_path_factory: pytest.TempPathFactory) -> Retriever:
+    folder = tmp_path_factory.mktemp("hybrid") / "index"
+    shutil.copytree(sample_index, folder)
+    return Retriever(EmbeddedStore(folder), embedder)
+
+
+def top(r: Retriever, question: str, k: int = 5) -> list[tuple[str, str]]:
+    return [(e.doc_title, e.chunk.label) for e in r.search(question, k=k).evidence if not e.supporting]
+
+
+@pytest.mark.parametrize(
+    ("question", "doc", "label"),
+    [
+        ("thời hạn giải quyết bồi thường nhà ở là bao lâu?", "QUY TẮC BẢO HIỂM NHÀ Ở TƯ NHÂN", "Điều 12"),
+        ("thoi han thong bao ton that nha o", "QUY TẮC BẢO HIỂM NHÀ Ở TƯ NHÂN", "Điều 9"),
+        ("mức khấu trừ mỗi vụ tổn thất nhà ở", "QUY TẮC BẢO HIỂM NHÀ Ở TƯ NHÂN", "Điều 11"),
+        (
+            "How many days do I have to notify Harbourview of damage to my home?",
+            "Harbourview Mutual Home Insurance Policy",
+            "Section 4.2",
+        ),
+        ("within how many hours must a personal data breach be notified to the Authority?", None, "Article 11"),
+        ("Bluewave medical expenses limit per trip", "Bluewave Travel Insurance — Terms and Conditions", "Section 2.1"),
+        ("khách hàng rút lại sự đồng ý xử lý dữ liệu", None, "Điều 5"),
+    ],
+)
+def test_golden_top3(retriever: Retriever, question: str, doc: str | None, label: str) -> None:
+    ranked = top(retriever, question, k=3)
+    assert any(lbl == label and (doc is None or d == doc) for d, lbl in ranked), ranked
+
+
+def test_evidence_records_carry_scores_and_reasons(retriever: Retriever) -> None:
+    result = retriever.search("Điều 12 Quy tắc 125/2024/QĐ-SH quy định gì?", k=5)
+    first = result.evidence[0]
+    assert first.pinned and first.chunk.label == "Điều 12" and first.rank == 1
+    assert any(r.startswith("pinned: Điều 12") for r in first.reasons)
+    assert any(r.startswith("boosted") for e in result.evidence for r in e.reasons)
+    assert set(first.rankers) <= {"lexical", "dense"} and first.dense is not None
+    assert first.text == first.chunk.body and first.chunk.page_start is not None
+    assert result.timings["total"] > 0 and "lexical" in result.timings and "dense" in result.timings
+    assert not result.weak
+
+
+def test_named_document_restricts_when_configured(retriever: Retriever) -> None:
+    settings = RetrieveSettings(restrict_to_named=True)
+    r = Retriever(retriever.store, retriever.embedder, settings)
+    result = r.search("Regulation 2024/17: how long may call recordings be kept?", k=8)
+    assert {e.doc_title for e in result.evidence} == {
+        "Regulation (FR) 2024/17 of the Fictional Republic on the Protection of Personal Data in Financial Services"
+    }
+    assert result.evidence[0].chunk.label == "Article 5"
+
+
+def test_cross_references_are_added_as_supporting_evidence(retriever: Retriever) -> None:
+    # Điều 9 khoản 1 of the home rules refers to "Điều 5 Quy tắc này" (risks covered)
+    result = retriever.search("Điều 9 Quy tắc 125/2024/QĐ-SH thông báo tổn thất", k=2)
+    supporting = [e for e in result.evidence if e.supporting]
+    assert supporting and supporting[0].chunk.label == "Điều 5"
+    assert supporting[0].reasons[0].startswith("supporting: khoản 1 Điều 9 refers to Điều 5")
+
+
+def test_off_topic_and_chitchat_are_weak(retriever: Retriever) -> None:
+    assert retriever.search("What is the capital of France?").weak
+    assert retriever.search("Ai là người phát minh ra bóng đèn?").weak
+    chat = retriever.search("xin chào")
+    assert chat.weak and chat.evidence == [] and chat.analysis.intent == "chitchat"
+    assert not retriever.search("What is the excess for escape of water under the Harbourview policy?").weak
+
+
+def _chunk(cid: int, start: int, end: int, text: str) -> Chunk:
+    return Chunk("d", cid, 3, "Điều 3", ["Điều 3"], "[h]", text[start:end], start, end, "vi", "u")
+
+
+def test_overlapping_windows_of_one_provision_are_merged() -> None:
+    text = "Một. Hai. Ba. Bốn. Năm."
+    a, b = _chunk(0, 0, 13, text), _chunk(1, 10, len(text), text)
+    merged = merge_windows([Evidence(b, "t", 0.9), Evidence(a, "t", 0.5)])
+    assert len(merged) == 1 and merged[0].text == text and merged[0].merged == [0]
+    assert (merged[0].char_start, merged[0].char_end) == (0, len(text))
