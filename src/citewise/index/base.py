@@ -43,6 +43,10 @@ class DocSummary:
 
 class Store(abc.ABC):
     @abc.abstractmethod
+    def generation(self) -> int:
+        """A counter that changes whenever documents are added, replaced or removed."""
+
+    @abc.abstractmethod
     def replace_document(self, doc: Document, chunks: list[Chunk], vectors: np.ndarray | None) -> list[str]:
         """Insert ``doc`` atomically, removing any document from the same source; returns removed ids."""
 

@@ -51,9 +51,11 @@ class EmbeddedStore(Store):
         migrate(self.db)
         self._lexical: LexicalIndex | None = None
         self._vectors: VectorIndex | None = None
+        self._lexical_gen = -1
+        self._vectors_gen = -1
 
     # -- writing -------------------------------------------------------------------------
-    def _generation(self) -> int:
+    def generation(self) -> int:
         return int(self.db.execute("SELECT value FROM meta WHERE key='generation'").fetchone()[0])
 
     def _bump(self) -> None:
@@ -332,7 +334,9 @@ class EmbeddedStore(Store):
         self._vector_index()
 
     def _lexical_index(self) -> LexicalIndex:
-        gen = self._generation()
+        gen = self.generation()
+        if self._lexical_gen != gen:  # written by this or another process since loaded
+            self._lexical, self._lexical_gen = None, gen
         if self._lexical is None:
             self._lexical = LexicalIndex.load(self.folder / "lexical", self.analyzer, self.analyzer_name, gen)
         if self._lexical is None:
@@ -347,7 +351,9 @@ class EmbeddedStore(Store):
         return self._lexical
 
     def _vector_index(self) -> VectorIndex | None:
-        gen = self._generation()
+        gen = self.generation()
+        if self._vectors_gen != gen:
+            self._vectors, self._vectors_gen = None, gen
         if self._vectors is None:
             self._vectors = VectorIndex.load(self.folder / "vectors", gen, self.model)
         if self._vectors is None:

@@ -68,12 +68,9 @@ class Retriever:
         self.settings = settings or RetrieveSettings()
         self.resolver = ReferenceResolver(store)
         self.clock = clock
-        self._titles: dict[str, str] = {}
 
     def _title(self, doc_id: str) -> str:
-        if doc_id not in self._titles:
-            self._titles = {d.doc_id: d.title for d in self.store.documents()}
-        return self._titles.get(doc_id, doc_id)
+        return self.resolver.titles().get(doc_id, doc_id)
 
     def search(self, question: str, k: int | None = None) -> SearchResult:
         s = self.settings

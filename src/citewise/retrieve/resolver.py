@@ -98,15 +98,17 @@ class ReferenceResolver:
         self.instruments: list[Instrument] = []
         self.nodes: dict[str, dict[str, Node]] = {}
         self.node_lists: dict[str, list[Node]] = {}
+        self._titles: dict[str, str] = {}
         self.origin_nodes: dict[tuple[str, str, str], Node] = {}
         """(doc_id, origin number folded, article number) -> node."""
 
     def _load(self) -> None:
-        docs = self.store.documents()
-        version = tuple((d.doc_id, d.ingested_at) for d in docs)
+        version = self.store.generation()
         if version == self._version:
             return
         self._version = version
+        docs = self.store.documents()
+        self._titles = {d.doc_id: d.title for d in docs}
         self.instruments, self.nodes, self.node_lists, self.origin_nodes = [], {}, {}, {}
         for d in docs:
             num, year, suffix = split_number(d.number) if d.number else (None, None, None)
@@ -131,6 +133,10 @@ class ReferenceResolver:
                         self.instruments.append(
                             Instrument(d.doc_id, otype, onum, oyear, osuffix, set(), set(), origin=origin)
                         )
+
+    def titles(self) -> dict[str, str]:
+        self._load()
+        return self._titles
 
     def nodes_of(self, doc_id: str) -> list[Node]:
         """A document's nodes, indexed by node id."""
