@@ -69,6 +69,43 @@ class RetrieveSettings(_Section):
     """Share of the question's content words found in the best evidence."""
 
 
+class LlmSettings(_Section):
+    gguf: Path | None = None
+    """A GGUF file; by default the Qwen2.5-Coder-1.5B-Instruct assembled from its PyPI parts."""
+    model: str = "qwen2.5-coder-1.5b"
+    """Built-in model to assemble when ``gguf`` is not set: qwen2.5-coder-1.5b | qwen2.5-coder-0.5b | smollm2-135m."""
+    n_ctx: int = 4096
+    threads: int = 2
+    max_tokens: int = 384
+    temperature: float = 0.1
+    seed: int = 7
+
+
+class OpenAISettings(_Section):
+    base_url: str = "http://127.0.0.1:8080/v1"
+    api_key: str = "none"
+    model: str = "local"
+    timeout: float = 60.0
+    retries: int = 2
+    max_tokens: int = 384
+    temperature: float = 0.1
+
+
+class AnswerSettings(_Section):
+    generator: str = "extractive"
+    """extractive | local | openai"""
+    fragments: int = 6
+    """Evidence fragments given to the generator."""
+    max_sentences: int = 3
+    support_threshold: float = 0.6
+    """Lexical support at or above which a sentence counts as supported."""
+    partial_threshold: float = 0.4
+    low_confidence: float = 0.5
+    """Answers below this confidence carry a warning line."""
+    llm: LlmSettings = Field(default_factory=LlmSettings)
+    openai: OpenAISettings = Field(default_factory=OpenAISettings)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="CITEWISE_",
@@ -82,6 +119,7 @@ class Settings(BaseSettings):
     chunk: ChunkSettings = Field(default_factory=ChunkSettings)
     store: IndexSettings = Field(default_factory=IndexSettings)
     retrieve: RetrieveSettings = Field(default_factory=RetrieveSettings)
+    answer: AnswerSettings = Field(default_factory=AnswerSettings)
 
     @classmethod
     def settings_customise_sources(

@@ -1,5 +1,9 @@
-"""Sentence spans for Vietnamese and English legal text. Line breaks always end a sentence;
-a full stop ends one unless it closes a known abbreviation or sits inside a number."""
+"""Sentence spans for Vietnamese and English legal text.
+
+A line break ends a sentence when the line before ends a clause (".", ";", ":", "!", "?") or the
+next line opens a clause, point or heading ("2.", "b)", "(c)", "Điều 5", "Article 6"); otherwise it
+is a wrapped line (PDF) and the sentence goes on. A full stop ends a sentence unless it closes a
+known abbreviation or a clause number."""
 
 from __future__ import annotations
 
@@ -45,31 +49,55 @@ _ABBREV = {
     "incl",
     "ibid",
 }
-_END = re.compile(r"[.!?…;]+[\"”’)]*(?=\s+[\"“(]?[A-ZĐÀ-Ỹ0-9])|[.!?…]+[\"”’)]*(?=\s*$)")
+_END = re.compile(r"[.!?…]+[\"”’)]*(?=\s+[\"“(]?[A-ZĐÀ-Ỹ0-9])|[.!?…]+[\"”’)]*(?=\s*$)")
+_OPENS = re.compile(
+    r"^\s*(\d{1,3}[.)]\s|[a-zđ]\)\s|\([a-z0-9ivx]{1,4}\)|[-•*]\s|(Điều|Dieu)\s+[\d.]+[A-Za-z.\d]*[.:]\s"
+    r"|(Article|Chương|Chapter|Section|Mục|Phần|Part|Annex|Phụ lục|Recital)\s+[\dIVXLC][\w.]*\s*$"
+    r"|[A-ZĐ][A-ZĐÀ-Ỹ ]{6,}$|[^|\n]{1,80}\|)"
+)
+_CLOSES = re.compile(r"[.;:!?…]['\"”’)]*\s*$")
+_HEADING = re.compile(
+    r"^\s*(\d+(\.\d+)+\.?\s+\S|(Section|Part|Article|Chapter|Annex|Clause|Rule|Điều|Chương|Mục|Phụ lục)\s+\S+)"
+)
+
+
+def _paragraphs(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans of logical lines: wrapped lines joined, clause starts kept apart."""
+    out: list[tuple[int, int]] = []
+    cur: tuple[int, int] | None = None
+    for m in re.finditer(r"[^\n]+", text[start:end]):
+        s, e = start + m.start(), start + m.end()
+        line = text[s:e]
+        if not line.strip():
+            continue
+        prev = text[cur[0] : cur[1]] if cur is not None else ""
+        heading = ("\n" not in prev and len(prev) < 100 and bool(_HEADING.match(prev))) or " | " in prev
+        if cur is not None and not heading and not _CLOSES.search(prev) and not _OPENS.match(line):
+            cur = (cur[0], e)
+            continue
+        if cur is not None:
+            out.append(cur)
+        cur = (s, e)
+    if cur is not None:
+        out.append(cur)
+    return out
 
 
 def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """Spans (absolute offsets) of the sentences of ``text[start:end]``, whitespace trimmed."""
     end = len(text) if end is None else end
     spans: list[tuple[int, int]] = []
-    pos = start
-    for line_m in re.finditer(r"[^\n]+", text[start:end]):
-        ls, le = start + line_m.start(), start + line_m.end()
-        cur = ls
-        for m in _END.finditer(text, ls, le):
-            cut = m.end()
-            if text[m.start()] == ";":
-                continue
+    for ps, pe in _paragraphs(text, start, end):
+        cur = ps
+        for m in _END.finditer(text, ps, pe):
             word = re.search(r"([\w.]+)\.?$", text[cur : m.start() + 1])
             tail = (word.group(1) if word else "").lower().rstrip(".")
             if tail in _ABBREV or (re.fullmatch(r"\d{1,3}", tail or "x") and text[m.start()] == "."):
                 continue
-            spans.append((cur, cut))
-            cur = cut
-        if cur < le:
-            spans.append((cur, le))
-        pos = le
-    del pos
+            spans.append((cur, m.end()))
+            cur = m.end()
+        if cur < pe:
+            spans.append((cur, pe))
     out: list[tuple[int, int]] = []
     for s, e in spans:
         while s < e and text[s].isspace():

@@ -5,54 +5,19 @@ supporting evidence; a ``weak`` flag when the best evidence is below the calibra
 
 from __future__ import annotations
 
-import itertools
-import re
 import time
 from collections.abc import Callable
 
 from citewise.index.base import Hit, Store
 from citewise.index.embedder import Embedder
-from citewise.lang import fold
 from citewise.retrieve.citation_rerank import citation_scores
 from citewise.retrieve.fusion import rrf
 from citewise.retrieve.query import analyze
 from citewise.retrieve.records import Evidence, RankerScore, SearchResult
 from citewise.retrieve.resolver import ReferenceResolver, Resolution
 from citewise.settings import RetrieveSettings
+from citewise.textmatch import coverage
 from citewise.types import Chunk
-
-_WORD = re.compile(r"[^\W_]+")
-_STOPWORDS = set(
-    "the a an of to in on for and or is are be by with what which who when how does do that this as at from it "
-    "shall may under any there their its not can if than"
-    " la cua va cac nhung duoc cho trong khi thi co khong nao gi ai bao nhieu nhu the theo ve voi mot tai ra".split()
-)
-
-
-def _words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(fold(text).lower()) if len(w) > 1]
-
-
-def content_words(text: str) -> set[str]:
-    return {w for w in _words(text) if w not in _STOPWORDS}
-
-
-def coverage(question: str, text: str) -> float:
-    """How much of the question the text holds: the mean of the shares of the question's content
-    words and of its word pairs found in ``text`` (diacritics ignored). Pairs matter for
-    Vietnamese, where single syllables ("người", "minh") occur everywhere."""
-    q = _words(question)
-    uni = {w for w in q if w not in _STOPWORDS}
-    if not uni:
-        return 0.0
-    words = _words(text)
-    have = set(words)
-    pairs = {(a, b) for a, b in itertools.pairwise(q) if not (a in _STOPWORDS and b in _STOPWORDS)}
-    u = len(uni & have) / len(uni)
-    if not pairs:
-        return u
-    text_pairs = set(itertools.pairwise(words))
-    return (u + len(pairs & text_pairs) / len(pairs)) / 2
 
 
 class Retriever:

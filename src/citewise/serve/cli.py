@@ -242,6 +242,59 @@ def search(
     out.print(table)
 
 
+def _generator(settings: Settings, name: str) -> Any:
+    from citewise.answer.base import get_generator
+
+    a = settings.answer
+    if name == "local":
+        return get_generator("local", settings=a.llm, max_sentences=a.max_sentences)
+    if name == "openai":
+        return get_generator("openai", settings=a.openai, max_sentences=a.max_sentences)
+    return get_generator(name, max_sentences=a.max_sentences)
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="A question, in English or Vietnamese.")],
+    generator: Annotated[
+        str | None, typer.Option("--generator", "-g", help="extractive (default) | local | openai")
+    ] = None,
+    index: IndexOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Answer with every sentence cited, or say that the sources hold no answer."""
+    from citewise.assistant import Assistant
+    from citewise.retrieve.hybrid import Retriever
+
+    settings = _settings(index)
+    name = generator or settings.answer.generator
+    store = _store(settings)
+    try:
+        retriever = Retriever(store, get_embedder(settings.store.embedder), settings.retrieve)
+        assistant = Assistant(retriever, _generator(settings, name), settings.answer)
+        answer = assistant.ask(question)
+    except (CitewiseError, KeyError) as e:
+        raise _fail(e) from e
+    finally:
+        store.close()
+    if as_json:
+        _emit(answer.to_dict())
+        return
+    if answer.warning:
+        out.print(f"[yellow]{answer.warning}[/yellow]")
+    out.print(answer.text, highlight=False, markup=False)
+    for i, c in enumerate(answer.references, start=1):
+        pages = ""
+        if c.pages[0]:
+            pages = f", p. {c.pages[0]}" + (f"–{c.pages[1]}" if c.pages[1] != c.pages[0] else "")
+        quote = " ".join(c.quote.split())
+        out.print(f"[{i}] {c.doc_title} — {c.label}{pages}: “{quote}”", highlight=False, markup=False)
+    extra = f" · {answer.reason}" if answer.refused else ""
+    out.print(
+        f"[dim]{answer.generator} · confidence {answer.confidence:.2f} · {answer.timings.get('total', 0):.0f} ms{extra}[/dim]"
+    )
+
+
 def main() -> None:
     app()
 

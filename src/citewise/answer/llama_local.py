@@ -1,0 +1,60 @@
+"""Local LLM through llama-cpp-python and a GGUF: by default Qwen2.5-Coder-1.5B-Instruct
+assembled from its PyPI parts, or any GGUF by path (``CITEWISE_ANSWER__LLM__GGUF``). Output is
+constrained to the answer JSON schema so that small models keep the format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from citewise.answer.base import Generator, GeneratorError, register_generator
+from citewise.answer.models import model_path
+from citewise.answer.prompt import SCHEMA, messages, parse_reply
+from citewise.answer.records import Draft, Fragment
+from citewise.errors import MissingDependency
+from citewise.settings import LlmSettings
+
+
+class LlamaCppGenerator(Generator):
+    name = "local"
+
+    def __init__(self, settings: LlmSettings | None = None, gguf: Path | None = None, max_sentences: int = 3) -> None:
+        self.settings = settings or LlmSettings()
+        self.max_sentences = max_sentences
+        path = gguf or self.settings.gguf or model_path(self.settings.model)
+        if not Path(path).exists():
+            raise GeneratorError(f"GGUF not found: {path}")
+        try:
+            from llama_cpp import Llama
+        except ImportError as e:
+            raise MissingDependency("llama-cpp-python", extra="llm", purpose="the local LLM generator") from e
+        self.path = Path(path)
+        self.llm: Any = Llama(
+            model_path=str(path),
+            n_ctx=self.settings.n_ctx,
+            n_threads=self.settings.threads,
+            seed=self.settings.seed,
+            verbose=False,
+        )
+
+    def generate(self, question: str, fragments: list[Fragment], lang: str, strict: bool = False) -> Draft:
+        try:
+            out = self.llm.create_chat_completion(
+                messages=messages(question, fragments, lang, strict, self.max_sentences),
+                response_format={"type": "json_object", "schema": SCHEMA},
+                temperature=0.0 if strict else self.settings.temperature,
+                max_tokens=self.settings.max_tokens,
+                seed=self.settings.seed,
+            )
+        except (ValueError, RuntimeError) as e:  # context overflow, decode failure
+            raise GeneratorError(f"llama.cpp: {e}") from e
+        content = out["choices"][0]["message"].get("content") or ""
+        draft = parse_reply(content, self.name, fragments, lang)
+        usage = out.get("usage") or {}
+        draft.prompt_tokens = int(usage.get("prompt_tokens", 0))
+        draft.completion_tokens = int(usage.get("completion_tokens", 0))
+        return draft
+
+
+def register() -> None:
+    register_generator("local", LlamaCppGenerator)

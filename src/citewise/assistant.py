@@ -1,0 +1,199 @@
+"""Question in, cited answer or honest refusal out: retrieve -> (zero-token refusal when the
+evidence is weak) -> generate -> validate every sentence -> retry once with the top-3 fragments
+and stricter rules -> keep the supported sentences (partial) -> fall back to the extractive
+answer -> refuse. An unvalidated sentence is never shown."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from citewise.answer.base import Generator, GeneratorError
+from citewise.answer.extractive import ExtractiveGenerator
+from citewise.answer.records import LOW_CONFIDENCE, REFUSAL, Answer, AnswerSentence, Citation, Fragment
+from citewise.retrieve.hybrid import Retriever
+from citewise.retrieve.records import SearchResult
+from citewise.settings import AnswerSettings
+from citewise.textmatch import coverage
+from citewise.verify.validator import CheckedSentence, Validator
+
+
+class Assistant:
+    def __init__(
+        self,
+        retriever: Retriever,
+        generator: Generator | None = None,
+        settings: AnswerSettings | None = None,
+        validator: Validator | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.settings = settings or AnswerSettings()
+        self.retriever = retriever
+        self.fallback = ExtractiveGenerator(max_sentences=self.settings.max_sentences)
+        self.generator = generator or self.fallback
+        self.validator = validator or Validator(self.settings.support_threshold, self.settings.partial_threshold)
+        self.clock = clock
+
+    def ask(self, question: str) -> Answer:
+        t0 = self.clock()
+        result = self.retriever.search(question, k=max(self.settings.fragments, 5))
+        timings = {f"retrieve.{k}": v for k, v in result.timings.items()}
+        lang = result.analysis.lang
+        if result.weak:
+            why = result.weak_reason or "weak evidence"
+            return self._refusal(question, lang, f"no answer in the sources ({why})", timings, t0, tokens_used=False)
+        fragments = [Fragment(f"F{i + 1}", e) for i, e in enumerate(result.evidence[: self.settings.fragments])]
+        attempts: list[str] = []
+        tokens = {"prompt": 0, "completion": 0}
+        checked, used = self._attempt(self.generator, question, fragments, lang, False, attempts, tokens, timings)
+        if checked is not None and not all(c.ok for c in checked) and self.generator is not self.fallback:
+            attempts.append("retry: top-3 fragments, stricter prompt")
+            retry, used2 = self._attempt(self.generator, question, fragments[:3], lang, True, attempts, tokens, timings)
+            if retry is not None and (all(c.ok for c in retry) or _score(retry) > _score(checked)):
+                checked, used = retry, used2
+        partial = False
+        if checked is not None and not all(c.ok for c in checked):
+            kept = [c for c in checked if c.ok]
+            if kept and len(kept) >= len(checked) / 2:
+                attempts.append(f"dropped {len(checked) - len(kept)} unsupported sentence(s)")
+                checked, partial = kept, True
+            else:
+                checked = None
+        if checked is None and self.generator is not self.fallback:
+            attempts.append("fallback: extractive")
+            checked, used = self._attempt(self.fallback, question, fragments, lang, False, attempts, tokens, timings)
+            if checked is not None:
+                checked = [c for c in checked if c.ok] or None
+        if not checked:
+            return self._refusal(
+                question,
+                lang,
+                "no sentence could be supported by the sources",
+                timings,
+                t0,
+                attempts=attempts,
+                tokens=tokens,
+            )
+        confidence = self._confidence(result, checked)
+        answer = self._compose(question, lang, checked, used, confidence, partial, timings, t0, tokens, attempts)
+        return answer
+
+    # -- steps --------------------------------------------------------------------------
+    def _attempt(
+        self,
+        generator: Generator,
+        question: str,
+        fragments: list[Fragment],
+        lang: str,
+        strict: bool,
+        attempts: list[str],
+        tokens: dict[str, int],
+        timings: dict[str, float],
+    ) -> tuple[list[CheckedSentence] | None, str]:
+        t = self.clock()
+        try:
+            draft = generator.generate(question, fragments, lang, strict=strict)
+        except GeneratorError as e:
+            attempts.append(f"{generator.name}: error: {e}")
+            return None, generator.name
+        finally:
+            key = f"generate.{generator.name}" + (".retry" if strict else "")
+            timings[key] = (self.clock() - t) * 1000
+        tokens["prompt"] += draft.prompt_tokens
+        tokens["completion"] += draft.completion_tokens
+        if draft.refused or not draft.sentences:
+            attempts.append(f"{generator.name}: refused")
+            return None, generator.name
+        t = self.clock()
+        checked = self.validator.check(draft, fragments)
+        timings["verify"] = timings.get("verify", 0.0) + (self.clock() - t) * 1000
+        bad = [c for c in checked if not c.ok]
+        attempts.append(
+            f"{generator.name}: {len(checked)} sentence(s), {len(bad)} failed"
+            + (f" ({'; '.join(sorted({f for c in bad for f in c.verdict.failed}))})" if bad else "")
+        )
+        return checked, generator.name
+
+    def _confidence(self, result: SearchResult, checked: list[CheckedSentence]) -> float:
+        support = sum(c.verdict.support for c in checked) / len(checked)
+        found = [e for e in result.evidence if not e.supporting]
+        dense = max((e.dense for e in found[:3] if e.dense is not None), default=None)
+        cov = max((coverage(result.analysis.question, f"{e.chunk.header} {e.text}") for e in found[:3]), default=0.0)
+        retrieval = cov if dense is None else 0.5 * cov + 0.5 * min(1.0, max(0.0, (dense - 0.75) / 0.15))
+        if any(e.pinned for e in found):
+            retrieval = max(retrieval, 0.9)
+        return round(0.5 * support + 0.5 * retrieval, 3)
+
+    def _compose(
+        self,
+        question: str,
+        lang: str,
+        checked: list[CheckedSentence],
+        generator: str,
+        confidence: float,
+        partial: bool,
+        timings: dict[str, float],
+        t0: float,
+        tokens: dict[str, int],
+        attempts: list[str],
+    ) -> Answer:
+        numbers: dict[str, int] = {}
+        parts: list[str] = []
+        sentences: list[AnswerSentence] = []
+        for c in checked:
+            cites: list[Citation] = c.citations
+            marks = []
+            for cite in cites:
+                key = f"{cite.marker}@{cite.char_start}"
+                numbers.setdefault(key, len(numbers) + 1)
+                marks.append(f"[{numbers[key]}]")
+            text = c.draft.text.rstrip()
+            parts.append(f"{text} {''.join(marks)}")
+            sentences.append(AnswerSentence(text, cites, c.verdict))
+        warning = LOW_CONFIDENCE[lang] if confidence < self.settings.low_confidence else ""
+        timings["total"] = (self.clock() - t0) * 1000
+        return Answer(
+            question=question,
+            lang=lang,
+            text=" ".join(parts),
+            sentences=sentences,
+            refused=False,
+            reason="",
+            confidence=confidence,
+            generator=generator,
+            warning=warning,
+            partial=partial,
+            timings=timings,
+            tokens=tokens,
+            attempts=attempts,
+        )
+
+    def _refusal(
+        self,
+        question: str,
+        lang: str,
+        reason: str,
+        timings: dict[str, float],
+        t0: float,
+        tokens_used: bool = True,
+        attempts: list[str] | None = None,
+        tokens: dict[str, int] | None = None,
+    ) -> Answer:
+        timings["total"] = (self.clock() - t0) * 1000
+        return Answer(
+            question=question,
+            lang=lang,
+            text=REFUSAL[lang],
+            sentences=[],
+            refused=True,
+            reason=reason,
+            confidence=0.0,
+            generator=self.generator.name if tokens_used else "none",
+            timings=timings,
+            tokens=tokens or {"prompt": 0, "completion": 0},
+            attempts=attempts or [],
+        )
+
+
+def _score(checked: list[CheckedSentence]) -> float:
+    return sum(c.ok for c in checked) / max(1, len(checked))

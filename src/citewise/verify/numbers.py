@@ -1,0 +1,81 @@
+"""Numbers, percentages, dates, amounts and codes, locale-aware: "1.000.000 đồng" = "1,000,000
+VND", "0,08%" = "0.08%", "07 ngày" = "7 days", "01/5/2024" = "1 May 2024"."""
+
+from __future__ import annotations
+
+import re
+
+from citewise.lang import fold
+
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        "january february march april may june july august september october november december".split()
+    )
+}
+_DATE_NUM = re.compile(r"\b(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\b")
+_DATE_EN = re.compile(r"\b(\d{1,2})\s+(" + "|".join(_MONTHS) + r")\s+(\d{4})\b", re.I)
+_DATE_VI = re.compile(r"\bngay\s+(\d{1,2})\s+thang\s+(\d{1,2})\s+nam\s+(\d{4})\b", re.I)
+_CODE = re.compile(r"\b\d{1,4}/\d{4}/[A-ZĐ][\w\-]*\b|\b[A-Z]{1,5}-\d{2,4}(?:/\d{1,4})?\b")
+_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{3})+|\d+(?:[.,]\d+)?)(?![\w])(\s*%)?")
+_REF_CONTEXT = re.compile(
+    r"(dieu|khoan|diem|article|art\.?|articles|paragraph|point|section|rule|clause|chapter|chuong|annex|phu luc|recital|muc)\s*$",
+    re.I,
+)
+
+
+def _canon_number(raw: str) -> str:
+    if re.fullmatch(r"\d{1,3}(?:[.,]\d{3})+", raw):
+        return str(int(re.sub(r"[.,]", "", raw)))
+    if re.fullmatch(r"\d+[.,]\d+", raw):
+        return str(float(raw.replace(",", "."))).rstrip("0").rstrip(".")
+    return str(int(raw))
+
+
+def _iso(d: str, m: str, y: str) -> str:
+    return f"{int(y):04d}-{int(m):02d}-{int(d):02d}"
+
+
+def extract_numbers(text: str) -> set[str]:
+    """Canonical forms of every figure in ``text`` that a reader could misquote. Numbers that
+    name provisions ("Điều 17", "Article 6(1)") are left to the reference check."""
+    out: set[str] = set()
+    f = fold(text)
+    spans: list[tuple[int, int]] = []
+    for rx, order in ((_DATE_NUM, (1, 2, 3)), (_DATE_VI, (1, 2, 3))):
+        for m in rx.finditer(f):
+            try:
+                out.add("date:" + _iso(m.group(order[0]), m.group(order[1]), m.group(order[2])))
+            except ValueError:
+                continue
+            spans.append(m.span())
+    for m in _DATE_EN.finditer(f):
+        out.add("date:" + _iso(m.group(1), str(_MONTHS[m.group(2).lower()]), m.group(3)))
+        spans.append(m.span())
+    for m in _CODE.finditer(text):
+        out.add("code:" + fold(m.group(0)).lower())
+        spans.append(m.span())
+    for m in _NUMBER.finditer(f):
+        if any(s <= m.start() < e for s, e in spans):
+            continue
+        if _REF_CONTEXT.search(f[max(0, m.start() - 12) : m.start()]) or (
+            f[m.end() : m.end() + 1] == ")" and "(" in f[max(0, m.start() - 1) : m.start()]
+        ):
+            continue
+        canon = _canon_number(m.group(1))
+        out.add(canon + ("%" if m.group(2) else ""))
+    return out
+
+
+def unsupported_numbers(sentence: str, sources: list[str]) -> list[str]:
+    """Figures of ``sentence`` that none of ``sources`` contains."""
+    have: set[str] = set()
+    for s in sources:
+        have |= extract_numbers(s)
+    bare = {h.rstrip("%") for h in have}
+    missing = []
+    for n in sorted(extract_numbers(sentence)):
+        if n in have or (n.endswith("%") and n.rstrip("%") in bare):
+            continue
+        missing.append(n)
+    return missing

@@ -1,0 +1,108 @@
+"""Zero-token checks on hand-made cases in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from citewise.answer.records import Draft, DraftSentence, Fragment
+from citewise.retrieve.records import Evidence
+from citewise.types import Chunk
+from citewise.verify.markers import split_markers
+from citewise.verify.numbers import extract_numbers, unsupported_numbers
+from citewise.verify.validator import Validator
+
+VI = "1. Mức khấu trừ áp dụng cho mỗi vụ tổn thất là 2.000.000 đồng. 2. Công ty thông báo trong thời hạn 15 ngày làm việc theo Điều 5 Quy tắc này."
+EN = "The controller shall notify the Authority not later than 72 hours after having become aware of it, as required by Article 6(1)."
+
+
+def fragment(short: str, text: str, label: str = "Điều 11", lang: str = "vi") -> Fragment:
+    chunk = Chunk(
+        "ab12cd34ef56ab78",
+        int(short[1:]),
+        1,
+        label,
+        [label],
+        f"[Doc › {label}]",
+        text,
+        100,
+        100 + len(text),
+        lang,
+        "file:///doc.pdf",
+    )
+    return Fragment(short, Evidence(chunk, "Doc", 1.0, char_start=100, char_end=100 + len(text), text=text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2.000.000 đồng", {"2000000"}),
+        ("VND 2,000,000", {"2000000"}),
+        ("tỷ lệ 0,08%/năm", {"0.08%"}),
+        ("rate 0.08%", {"0.08%"}),
+        ("trong 07 ngày", {"7"}),
+        ("from 1 September 2024", {"date:2024-09-01"}),
+        ("ngày 01 tháng 9 năm 2024", {"date:2024-09-01"}),
+        ("01/9/2024", {"date:2024-09-01"}),
+        ("Quyết định 125/2024/QĐ-SH", {"code:125/2024/qd-sh"}),
+        ("khoản 2 Điều 17 and Article 6(1)", set()),
+    ],
+)
+def test_numbers_are_locale_aware(text: str, expected: set[str]) -> None:
+    assert extract_numbers(text) == expected
+
+
+def test_changed_number_is_caught_in_both_languages() -> None:
+    assert unsupported_numbers("Mức khấu trừ là 3.000.000 đồng.", [VI]) == ["3000000"]
+    assert unsupported_numbers("Mức khấu trừ là 2,000,000 VND.", [VI]) == []
+    assert unsupported_numbers("The Authority must be told within 48 hours.", [EN]) == ["48"]
+    assert unsupported_numbers("The Authority must be told within 72 hours.", [EN]) == []
+
+
+def test_markers_are_split_from_sentences() -> None:
+    assert split_markers("Mức khấu trừ là 2.000.000 đồng [F1][F2].") == (
+        "Mức khấu trừ là 2.000.000 đồng.",
+        ["F1", "F2"],
+    )
+    assert split_markers("Claims are paid in 15 days [doc:ab12cd34#chunk:3, F2]") == (
+        "Claims are paid in 15 days",
+        ["doc:ab12cd34#chunk:3", "F2"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "markers", "status", "failed"),
+    [
+        ("Mức khấu trừ áp dụng cho mỗi vụ tổn thất là 2.000.000 đồng.", ["F1"], "supported", []),
+        ("Mức khấu trừ áp dụng cho mỗi vụ tổn thất là 2.000.000 đồng.", [], "unsupported", ["marker"]),
+        ("Mức khấu trừ áp dụng cho mỗi vụ tổn thất là 2.000.000 đồng.", ["F9"], "unsupported", ["marker"]),
+        ("Mức khấu trừ áp dụng cho mỗi vụ tổn thất là 5.000.000 đồng.", ["F1"], "unsupported", ["number"]),
+        (
+            "Công ty thông báo trong thời hạn 15 ngày làm việc theo Điều 7 Quy tắc này.",
+            ["F1"],
+            "unsupported",
+            ["reference"],
+        ),
+        ("Xem thêm tại https://example.com/fake-rules.", ["F1"], "unsupported", ["support", "url"]),
+        ("Người mua bảo hiểm được hoàn phí khi hủy hợp đồng trước hạn.", ["F1"], "unsupported", ["support"]),
+        (
+            "The controller shall notify the Authority not later than 72 hours after becoming aware of it.",
+            ["F2"],
+            "supported",
+            [],
+        ),
+        (
+            "The controller shall never notify the data subject of any breach or fine.",
+            ["F2"],
+            "unsupported",
+            ["support"],
+        ),
+    ],
+)
+def test_validator_verdicts(sentence: str, markers: list[str], status: str, failed: list[str]) -> None:
+    frags = [fragment("F1", VI), fragment("F2", EN, "Article 11", "en")]
+    checked = Validator().check(Draft([DraftSentence(sentence, markers)], "scripted"), frags)[0]
+    assert checked.verdict.status == status, checked.verdict
+    assert sorted(checked.verdict.failed) == sorted(failed)
+    for c in checked.citations:
+        assert c.quote and c.quote in (VI + EN)
+        assert c.marker.startswith("doc:ab12cd34ef56ab78#chunk:")
