@@ -62,8 +62,8 @@ class ExtractiveGenerator(Generator):
 
     def generate(self, question: str, fragments: list[Fragment], lang: str, strict: bool = False) -> Draft:
         cands = self.candidates(question, fragments)
-        best = max((c.relevance for c in cands), default=0.0)
-        floor = max(self.min_relevance, self.relative * best)
+        top = max((c.relevance for c in cands), default=0.0)
+        floor = max(self.min_relevance, self.relative * top)
         cands = [c for c in cands if c.relevance >= floor]
         chosen: list[_Candidate] = []
         while cands and len(chosen) < self.max_sentences:
