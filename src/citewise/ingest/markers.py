@@ -190,7 +190,7 @@ def _division_marker(line: str, lang: str) -> Marker | None:
     if lang == "vi":
         for kind, pat in _VI_DIV:
             m = pat.match(f)
-            if m and _plausible_title(m):
+            if m and _plausible_title(m) and _vi_word_ok(line[m.start("word") : m.end("word")]):
                 return _mk(kind, m, line)
         m = _VI_ARTICLE.match(f) or _VI_ARTICLE_BARE.match(f)
         if m:
@@ -208,6 +208,16 @@ def _division_marker(line: str, lang: str) -> Marker | None:
         num = m.group("num")
         return _mk("section", m, line, depth=num.count(".") + 1 if num[0].isdigit() else 0)
     return None
+
+
+_VI_WORDS = {"phần", "chương", "mục", "tiểu mục", "phụ lục"}
+
+
+def _vi_word_ok(word: str) -> bool:
+    """The word as written: without diacritics anything goes ("muc"), with them it must be the
+    division word itself ("Mục", not "Mức")."""
+    w = " ".join(word.lower().split())
+    return w.isascii() or w in _VI_WORDS
 
 
 def _plausible_title(m: re.Match[str]) -> bool:

@@ -98,11 +98,12 @@ class StructureBuilder:
             self._try_clause(line, start) or self._try_point(line, start)
             return
         m = mk.division_marker(line, self.lang)
-        if m is not None and m.kind == "section" and (m.kind, m.number) in self.numbers_seen:
-            m = None  # a repeated number is a reference, not a new division
+        scope = self._section_scope()
+        if m is not None and m.kind == "section" and (f"section@{scope}", m.number) in self.numbers_seen:
+            m = None  # a number repeated in the same chapter is a reference, not a new division
         if m is not None:
             if m.kind == "section":
-                self.numbers_seen.add((m.kind, m.number))
+                self.numbers_seen.add((f"section@{scope}", m.number))
             rank = mk.RANK[m.kind]
             if m.kind == "section" and m.dotted_depth > 1:
                 rank = mk.DOTTED_BASE + m.dotted_depth
@@ -121,6 +122,13 @@ class StructureBuilder:
         if is_heading and level is not None and not self._inside_article():
             self._open("heading", str(len(self.nodes)), line, start, mk.RANK["heading"] + level, word="")
             self.pending_heading = None
+
+    def _section_scope(self) -> int:
+        """Sections are numbered afresh in each chapter or part: the open one scopes them."""
+        for o in reversed(self.stack):
+            if o.node.kind in ("chapter", "part"):
+                return o.node.node_id
+        return -1
 
     def _toc(self, line: str, level: int | None) -> bool:
         """Tables of contents repeat every heading; nothing under one opens a node."""

@@ -1,0 +1,152 @@
+"""The real llama.cpp path with a small real model (SmolLM2-135M from PyPI), in-process and behind
+llama-cpp-python's OpenAI-compatible server; retries and timeouts of the HTTP client."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from citewise.answer.base import GeneratorError, get_generator
+from citewise.answer.llama_local import LlamaCppGenerator
+from citewise.answer.models import model_path
+from citewise.answer.openai_compat import OpenAICompatGenerator
+from citewise.answer.records import Fragment
+from citewise.assistant import Assistant
+from citewise.index.embedded import EmbeddedStore
+from citewise.index.embedder import Embedder
+from citewise.retrieve.hybrid import Retriever
+from citewise.settings import LlmSettings, OpenAISettings
+from tests.answer.test_assistant import HOME_Q, assert_all_validated
+
+QUESTION = "Within how many hours must a personal data breach be notified to the Authority?"
+
+
+@pytest.fixture(scope="module")
+def smollm() -> Path:
+    return model_path("smollm2-135m")
+
+
+@pytest.fixture(scope="module")
+def retriever(sample_index: Path, embedder: Embedder, tmp_path_factory: pytest.TempPathFactory) -> Retriever:
+    folder = tmp_path_factory.mktemp("llm") / "index"
+    shutil.copytree(sample_index, folder)
+    return Retriever(EmbeddedStore(folder), embedder)
+
+
+@pytest.fixture(scope="module")
+def local(smollm: Path) -> LlamaCppGenerator:
+    return LlamaCppGenerator(LlmSettings(n_ctx=2048, max_tokens=160), gguf=smollm)
+
+
+def test_local_llama_cpp_writes_a_schema_shaped_draft(local: LlamaCppGenerator, retriever: Retriever) -> None:
+    evidence = retriever.search(QUESTION, k=3).evidence
+    draft = local.generate(QUESTION, [Fragment(f"F{i + 1}", e) for i, e in enumerate(evidence)], "en")
+    assert draft.raw.lstrip().startswith("{"), draft.raw[:200]
+    assert draft.prompt_tokens > 100 and draft.completion_tokens > 0
+    assert draft.generator == "local"
+
+
+@pytest.mark.parametrize("question", [QUESTION, HOME_Q])
+def test_assistant_with_the_local_model_never_shows_an_unvalidated_sentence(
+    local: LlamaCppGenerator, retriever: Retriever, question: str
+) -> None:
+    answer = Assistant(retriever, local).ask(question)
+    assert not answer.refused
+    assert answer.attempts[0].startswith("local:")
+    assert answer.tokens["prompt"] > 0
+    assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]
+
+
+def test_unknown_generator_and_missing_gguf_are_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(KeyError, match="unknown generator 'gpt9'"):
+        get_generator("gpt9")
+    with pytest.raises(GeneratorError, match="GGUF not found"):
+        LlamaCppGenerator(gguf=tmp_path / "missing.gguf")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(smollm: Path) -> Iterator[str]:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(smollm),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            "2048",
+            "--n_threads",
+            "2",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}/v1"
+    try:
+        for _ in range(240):
+            try:
+                if httpx.get(f"{base}/models", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if proc.poll() is not None:
+                raise RuntimeError("llama_cpp.server exited")
+            time.sleep(0.5)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_openai_compatible_endpoint_against_a_real_server(server: str, retriever: Retriever) -> None:
+    gen = OpenAICompatGenerator(OpenAISettings(base_url=server, model="smollm", max_tokens=160, timeout=120))
+    answer = Assistant(retriever, gen).ask(QUESTION)
+    assert not answer.refused and answer.attempts[0].startswith("openai:")
+    assert answer.tokens["prompt"] > 100
+    assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]
+
+
+def test_http_client_retries_then_reports_a_clear_error() -> None:
+    sleeps: list[float] = []
+    closed = OpenAICompatGenerator(
+        OpenAISettings(base_url=f"http://127.0.0.1:{_free_port()}/v1", retries=2, timeout=2), sleep=sleeps.append
+    )
+    with pytest.raises(GeneratorError, match="ConnectError"):
+        closed.generate("q", [], "en")
+    assert sleeps == [0.5, 1.0]
+    replies = iter(
+        [
+            httpx.Response(503, text="busy"),
+            httpx.Response(
+                200,
+                json={
+                    "choices": [{"message": {"content": '{"answer": [], "refused": true}'}}],
+                    "usage": {"prompt_tokens": 5},
+                },
+            ),
+        ]
+    )
+    flaky = OpenAICompatGenerator(
+        OpenAISettings(retries=2), transport=httpx.MockTransport(lambda r: next(replies)), sleep=sleeps.append
+    )
+    draft = flaky.generate("q", [], "en")
+    assert draft.refused and draft.prompt_tokens == 5 and sleeps[-1] == 0.5
