@@ -13,6 +13,7 @@ from citewise.chunk.chunker import Chunker
 from citewise.errors import IngestError, UnsupportedFormat
 from citewise.index.embedded import EmbeddedStore, text_hash
 from citewise.index.embedder import Embedder
+from citewise.ingest import PARSER_VERSION
 from citewise.ingest.jsonl_importer import import_jsonl
 from citewise.ingest.loader import check_size, file_hash, load_document
 from citewise.progress import NullProgress, Progress
@@ -100,7 +101,7 @@ class Corpus:
         else:
             uri = path.resolve().as_uri()
             known = self.store.by_source(uri)
-            if known is not None and known.content_hash == file_hash(path):
+            if known is not None and known.content_hash == file_hash(path) and known.parser == PARSER_VERSION:
                 report.skipped.append(str(path))
                 return [uri]
             task = self.progress.task(f"pages {path.name}")
@@ -112,7 +113,7 @@ class Corpus:
             docs = [load_document(path, self.settings.ingest, on_page=on_page)]
         for doc in docs:
             known = self.store.by_source(doc.source_uri)
-            if known is not None and known.content_hash == doc.content_hash:
+            if known is not None and known.content_hash == doc.content_hash and known.parser == PARSER_VERSION:
                 report.skipped.append(doc.source_uri)
                 continue
             self.add_document(doc)

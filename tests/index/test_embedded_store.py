@@ -18,6 +18,7 @@ from citewise.corpus import Corpus
 from citewise.errors import NotFound, SchemaError
 from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import Embedder
+from citewise.ingest import PARSER_VERSION
 from citewise.settings import Settings
 
 
@@ -180,3 +181,24 @@ def test_index_from_a_newer_citewise_is_refused(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(SchemaError, match="newer"):
         EmbeddedStore(tmp_path / "ix")
+
+
+def test_documents_from_an_older_parser_are_parsed_again_without_re_embedding(
+    store: EmbeddedStore, samples: Path, embedder: Embedder
+) -> None:
+    store.db.execute("UPDATE documents SET parser='0'")
+    counting = CountingEmbedder(embedder)
+    report = Corpus(store, counting, Settings(index=store.folder)).ingest([samples])
+    assert len(report.replaced) == len(store.documents()) and counting.calls == 0
+    assert {d.parser for d in store.documents()} == {PARSER_VERSION}
+
+
+def test_an_index_written_by_an_older_schema_is_migrated(tmp_path: Path) -> None:
+    from citewise.index.schema import MIGRATIONS
+
+    db = sqlite3.connect(tmp_path / "citewise.sqlite", isolation_level=None)
+    db.executescript(MIGRATIONS[0] + "PRAGMA user_version = 1;")
+    db.close()
+    store = EmbeddedStore(tmp_path)
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    assert store.documents() == [] and store.check() == []

@@ -39,6 +39,8 @@ class DocSummary:
     ingested_at: str
     aliases: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    parser: str = ""
+    """The parser version that built the document (see ``citewise.ingest.PARSER_VERSION``)."""
 
 
 class Store(abc.ABC):

@@ -24,6 +24,7 @@ from citewise.index.base import DocSummary, Hit, Store
 from citewise.index.lexical import LexicalIndex
 from citewise.index.schema import migrate
 from citewise.index.vectors import VectorIndex
+from citewise.ingest import PARSER_VERSION
 from citewise.ingest.provisions import resolve_label
 from citewise.lang import fold
 from citewise.types import Chunk, Document, Node, PageSpan, Table
@@ -99,7 +100,7 @@ class EmbeddedStore(Store):
             for d in old:
                 self.db.execute("DELETE FROM documents WHERE doc_id=?", (d,))
             self.db.execute(
-                "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     doc.doc_id,
                     doc.title,
@@ -118,6 +119,7 @@ class EmbeddedStore(Store):
                     json.dumps(doc.warnings, ensure_ascii=False),
                     "ok",
                     now,
+                    PARSER_VERSION,
                 ),
             )
             self.db.executemany(
@@ -197,13 +199,14 @@ class EmbeddedStore(Store):
             chunks=r["nchunks"],
             status=r["status"],
             ingested_at=r["ingested_at"],
+            parser=r["parser"],
             aliases=json.loads(r["aliases"]),
             warnings=json.loads(r["warnings"]),
         )
 
     _SUMMARY_SQL = (
         "SELECT d.doc_id, d.title, d.source_uri, d.lang, d.fmt, d.content_hash, d.doc_type, d.number, d.issued,"
-        " d.effective, d.status, d.ingested_at, d.aliases, d.warnings,"
+        " d.effective, d.status, d.ingested_at, d.aliases, d.warnings, d.parser,"
         " (SELECT COUNT(*) FROM nodes n WHERE n.doc_id=d.doc_id AND n.kind IN ('article','recital','dotted')) AS provisions,"
         " (SELECT COUNT(*) FROM chunks c WHERE c.doc_id=d.doc_id) AS nchunks FROM documents d"
     )

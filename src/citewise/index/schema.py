@@ -44,6 +44,10 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE nodes ADD COLUMN xrefs TEXT NOT NULL DEFAULT '[]';
     """,
+    # 3: the parser version that built each document (a newer parser re-ingests unchanged files)
+    """
+    ALTER TABLE documents ADD COLUMN parser TEXT NOT NULL DEFAULT '';
+    """,
 ]
 
 
