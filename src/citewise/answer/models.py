@@ -5,7 +5,6 @@ in order into a cache file under the virtual environment, checked against a pinn
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
 import os
@@ -14,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citewise.errors import MissingDependency
+from citewise.ingest.loader import file_hash
 
 
 @dataclass(frozen=True)
@@ -69,14 +69,6 @@ def _part_path(module: str) -> Path:
     return Path(mod.get_part_path())
 
 
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 22), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def model_path(name: str) -> Path:
     """The GGUF of a built-in model, assembled once and verified; raises ``MissingDependency``."""
     try:
@@ -102,7 +94,7 @@ def model_path(name: str) -> Path:
             os.replace(tmp, target)
     stamp = target.with_name(target.name + ".sha256") if len(parts) > 1 else cache_dir() / (model.filename + ".sha256")
     if not (stamp.exists() and stamp.read_text().strip() == f"{model.sha256} {target.stat().st_size}"):
-        digest = sha256_file(target)
+        digest = file_hash(target)
         if digest != model.sha256:
             raise ValueError(
                 f"{target}: sha256 {digest} does not match the pinned {model.sha256}; reinstall {model.packages}"
