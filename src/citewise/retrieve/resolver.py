@@ -99,6 +99,7 @@ class ReferenceResolver:
         self.nodes: dict[str, dict[str, Node]] = {}
         self.node_lists: dict[str, list[Node]] = {}
         self._titles: dict[str, str] = {}
+        self._vocab_cache: tuple[object, dict[str, int]] | None = None
         self.origin_nodes: dict[tuple[str, str, str], Node] = {}
         """(doc_id, origin number folded, article number) -> node."""
 
@@ -137,6 +138,18 @@ class ReferenceResolver:
     def titles(self) -> dict[str, str]:
         self._load()
         return self._titles
+
+    @property
+    def _vocab(self) -> dict[str, int]:
+        """In how many documents' names each word occurs (computed once per store generation)."""
+        if self._vocab_cache is None or self._vocab_cache[0] != self._version:
+            vocab: dict[str, int] = {}
+            for ins in self.instruments:
+                if ins.origin is None:
+                    for w in {w for n in ins.names for w in n.split()}:
+                        vocab[w] = vocab.get(w, 0) + 1
+            self._vocab_cache = (self._version, vocab)
+        return self._vocab_cache[1]
 
     def nodes_of(self, doc_id: str) -> list[Node]:
         """A document's nodes, indexed by node id."""
@@ -190,22 +203,23 @@ class ReferenceResolver:
         self._load()
         q_words = _norm(question).split()
         q = f" {' '.join(q_words)} "
+        q_set = set(q_words)
         best: dict[str, tuple[int, str]] = {}
         docs = [i for i in self.instruments if i.origin is None]
-        vocab: dict[str, int] = {}
-        for ins in docs:
-            for w in {w for n in ins.names for w in n.split()}:
-                vocab[w] = vocab.get(w, 0) + 1
+        vocab = self._vocab
+        q_grams = set(zip(q_words, q_words[1:], q_words[2:], q_words[3:], strict=False))
         for ins in docs:
             for name in ins.names:
                 words = name.split()
                 if len(name) >= 8 and f" {name} " in q:
                     score = 100 + len(words)
-                else:
+                elif q_grams & set(zip(words, words[1:], words[2:], words[3:], strict=False)):
                     score = _longest_run(words, q_words)
-                    score = score if score >= 4 else 0
-                    rare = [w for w in words if len(w) >= 6 and vocab.get(w) == 1 and w in q_words and w not in _STOP]
-                    if not score and rare:
+                else:
+                    score = 0
+                if not score:
+                    rare = [w for w in words if len(w) >= 6 and vocab.get(w) == 1 and w in q_set and w not in _STOP]
+                    if rare:
                         score = 3
                 if score and score > best.get(ins.doc_id, (0, ""))[0]:
                     best[ins.doc_id] = (score, name)
