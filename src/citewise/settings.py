@@ -63,8 +63,10 @@ class RetrieveSettings(_Section):
     xrefs: bool = True
     """Add the provisions a chosen provision refers to as supporting evidence."""
     max_supporting: int = 3
-    weak_dense: float = 0.80
-    """Best evidence below this question/passage cosine (and below ``weak_coverage``) is weak."""
+    weak_dense: dict[str, float] = Field(default_factory=lambda: {"vi": 0.86, "en": 0.80})
+    """Per language: best evidence below this question/passage cosine (and below ``weak_coverage``)
+    is weak. multilingual-e5 scores Vietnamese pairs higher than English ones, hence two values
+    (calibrated by bench/answers.py)."""
     weak_coverage: float = 0.5
     """Share of the question's content words found in the best evidence."""
 

@@ -37,10 +37,26 @@ class LlamaCppGenerator(Generator):
             verbose=False,
         )
 
+    def fit(self, question: str, fragments: list[Fragment], lang: str, strict: bool) -> list[dict[str, str]]:
+        """The prompt, cut to the context window: fewer fragments, then shorter ones."""
+        budget = self.settings.n_ctx - self.settings.max_tokens - 64
+        frags, limit = list(fragments), 1800
+        while True:
+            msgs = messages(question, frags, lang, strict, self.max_sentences, limit)
+            used = len(self.llm.tokenize("\n".join(m["content"] for m in msgs).encode("utf-8"), add_bos=True))
+            if used <= budget:
+                return msgs
+            if len(frags) > 2:
+                frags.pop()
+            elif limit > 300:
+                limit = int(limit * 0.7)
+            else:
+                raise GeneratorError(f"the question and fragments do not fit the {self.settings.n_ctx}-token context")
+
     def generate(self, question: str, fragments: list[Fragment], lang: str, strict: bool = False) -> Draft:
         try:
             out = self.llm.create_chat_completion(
-                messages=messages(question, fragments, lang, strict, self.max_sentences),
+                messages=self.fit(question, fragments, lang, strict),
                 response_format={"type": "json_object", "schema": SCHEMA},
                 temperature=0.0 if strict else self.settings.temperature,
                 max_tokens=self.settings.max_tokens,

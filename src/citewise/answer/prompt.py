@@ -72,12 +72,12 @@ def render_fragments(fragments: list[Fragment], limit_chars: int = 1800) -> str:
 
 
 def messages(
-    question: str, fragments: list[Fragment], lang: str, strict: bool, max_sentences: int
+    question: str, fragments: list[Fragment], lang: str, strict: bool, max_sentences: int, limit_chars: int = 1800
 ) -> list[dict[str, str]]:
     system = _RULES[lang].format(n=max_sentences)
     if strict:
         system += "\n" + _STRICT[lang]
-    user = f"{render_fragments(fragments)}\n\nQuestion: {question}"
+    user = f"{render_fragments(fragments, limit_chars)}\n\nQuestion: {question}"
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 

@@ -110,7 +110,7 @@ class Retriever:
             evidence.extend(self._supporting(evidence))
         for i, e in enumerate(evidence):
             e.rank = i + 1
-        weak, why = self._weak(analysis.question, evidence)
+        weak, why = self._weak(analysis.question, analysis.lang, evidence)
         timings["total"] = (self.clock() - t0) * 1000
         return SearchResult(analysis, evidence, weak, why, timings)
 
@@ -176,7 +176,7 @@ class Retriever:
                         return out
         return out
 
-    def _weak(self, question: str, evidence: list[Evidence]) -> tuple[bool, str]:
+    def _weak(self, question: str, lang: str, evidence: list[Evidence]) -> tuple[bool, str]:
         found = [e for e in evidence if not e.supporting]
         if not found:
             return True, "no evidence found"
@@ -186,12 +186,11 @@ class Retriever:
         dense = [e.dense for e in found[:3] if e.dense is not None]
         best_dense = max(dense) if dense else None
         s = self.settings
+        limit = s.weak_dense.get(lang, min(s.weak_dense.values(), default=0.8))
         if best_dense is not None:
-            if best_dense < s.weak_dense and best_cov < s.weak_coverage:
-                return (
-                    True,
-                    f"best evidence: cosine {best_dense:.3f} < {s.weak_dense}, coverage {best_cov:.2f} < {s.weak_coverage}",
-                )
+            if best_dense < limit and best_cov < s.weak_coverage:
+                why = f"best evidence: cosine {best_dense:.3f} < {limit}, coverage {best_cov:.2f} < {s.weak_coverage}"
+                return True, why
             return False, ""
         if best_cov < s.weak_coverage:
             return True, f"best evidence covers {best_cov:.2f} of the question's words (< {s.weak_coverage})"
