@@ -308,7 +308,7 @@ def main() -> None:
     if args.weak_dense is not None:
         rs.weak_dense = {"vi": args.weak_dense, "en": args.weak_dense}
     if args.weak_coverage is not None:
-        rs.weak_coverage = args.weak_coverage
+        rs.weak_coverage = {"vi": args.weak_coverage, "en": args.weak_coverage}
     report: dict[str, Any] = {
         "date": time.strftime("%Y-%m-%d"),
         "machine": "2 cores",

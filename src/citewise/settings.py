@@ -64,12 +64,12 @@ class RetrieveSettings(_Section):
     xrefs: bool = True
     """Add the provisions a chosen provision refers to as supporting evidence."""
     max_supporting: int = 3
-    weak_dense: dict[str, float] = Field(default_factory=lambda: {"vi": 0.86, "en": 0.80})
+    weak_dense: dict[str, float] = Field(default_factory=lambda: {"vi": 0.86, "en": 0.82})
     """Per language: best evidence below this question/passage cosine (and below ``weak_coverage``)
     is weak. multilingual-e5 scores Vietnamese pairs higher than English ones, hence two values
     (calibrated by bench/answers.py)."""
-    weak_coverage: float = 0.5
-    """Share of the question's content words found in the best evidence."""
+    weak_coverage: dict[str, float] = Field(default_factory=lambda: {"vi": 0.7, "en": 0.6})
+    """Per language: coverage of the question's content words and word pairs by the best evidence."""
 
 
 class LlmSettings(_Section):

@@ -190,13 +190,14 @@ class Retriever:
         best_dense = max(dense) if dense else None
         s = self.settings
         limit = s.weak_dense.get(lang, min(s.weak_dense.values(), default=0.8))
+        cov_limit = s.weak_coverage.get(lang, min(s.weak_coverage.values(), default=0.5))
         if best_dense is not None:
-            if best_dense < limit and best_cov < s.weak_coverage:
-                why = f"best evidence: cosine {best_dense:.3f} < {limit}, coverage {best_cov:.2f} < {s.weak_coverage}"
+            if best_dense < limit and best_cov < cov_limit:
+                why = f"best evidence: cosine {best_dense:.3f} < {limit}, coverage {best_cov:.2f} < {cov_limit}"
                 return True, why
             return False, ""
-        if best_cov < s.weak_coverage:
-            return True, f"best evidence covers {best_cov:.2f} of the question's words (< {s.weak_coverage})"
+        if best_cov < cov_limit:
+            return True, f"best evidence covers {best_cov:.2f} of the question's words (< {cov_limit})"
         return False, ""
 
 
