@@ -1179,12 +1179,13 @@ def markdown(results: JSON) -> str:
         "## Retrieval",
         "",
         f"Machine: {meta['cores']} cores, {meta['cpu']}, {meta['ram_gb']} GB RAM, no GPU (shared with other "
-        f"processes); Python {meta['python']}; date {meta['date']}; command `{meta['command']}`. "
+        f"processes); Python {meta['python']}; date {meta['date']}; command `{meta['command']}`; citewise "
+        f"{meta.get('revision', '?')}. "
         "Raw figures: `bench/results/retrieval.json`.",
     ]
     runs = {s: results[s].get("run") for s in SECTIONS if s in results}
-    if any(r and r != meta["date"] + " " + meta["command"] for r in runs.values()):
-        lines += ["", "Sections from earlier runs: " + "; ".join(f"{s}: {r}" for s, r in runs.items() if r) + "."]
+    if len(set(runs.values())) > 1:
+        lines += ["", "Sections come from these runs: " + "; ".join(f"{s}: {r}" for s, r in runs.items() if r) + "."]
     lines += [
         "",
         "Each corpus is converted to JSONL (ALQAC: `{doc: law_id, id: article_id, title: first line, text: rest, "
@@ -1343,7 +1344,18 @@ def machine_meta(command: str, quick: bool) -> JSON:
         ram = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
     except (ValueError, OSError):
         ram = 0.0
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(REPO), "status", "--porcelain", "--", "src"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+        revision = f"{head}{' + uncommitted changes in src/' if dirty else ''}"
+    except OSError:
+        revision = "unknown"
     return {
+        "revision": revision,
         "cores": os.cpu_count(),
         "cpu": cpu,
         "ram_gb": ram,
@@ -1393,7 +1405,7 @@ def main(argv: list[str] | None = None) -> int:
         section = (
             latency(embedder, args.quick) if name == "latency" else evaluate(load_dataset(name), embedder, args.quick)
         )
-        section["run"] = f"{meta['date']} {command}"
+        section["run"] = f"{meta['date']} {time.strftime('%H:%M')} `{command}` at {meta['revision']}"
         section["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
         results[name] = section
         results["meta"] = {**meta, "wall_s": round(time.perf_counter() - t0)}
