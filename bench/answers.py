@@ -37,6 +37,7 @@ from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import SearchResult
 from citewise.settings import AnswerSettings, RetrieveSettings, Settings
 from citewise.textmatch import coverage
+from docs_section import write_section
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path("/work/shared/data")
@@ -394,14 +395,7 @@ def write_docs(report: dict[str, Any]) -> None:
         f" refusal correctness ≥ 0.98: {json.dumps(cal, ensure_ascii=False) if cal else 'none reached 0.98'}.",
         "",
     ]
-    text = DOCS.read_text(encoding="utf-8") if DOCS.exists() else "# Benchmarks\n"
-    start = text.find("## Answers")
-    if start >= 0:
-        end = text.find("\n## ", start + 5)
-        text = text[:start] + "\n".join(lines) + (text[end:] if end >= 0 else "\n")
-    else:
-        text = text.rstrip() + "\n\n" + "\n".join(lines) + "\n"
-    DOCS.write_text(text, encoding="utf-8")
+    write_section("Answers", lines)
 
 
 if __name__ == "__main__":

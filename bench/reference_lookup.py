@@ -17,6 +17,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
 
 from tests.helpers.gdpr import gdpr_html  # noqa: E402
 
@@ -25,6 +26,7 @@ from citewise.evaluate.reference_lookup import build_cases, run  # noqa: E402
 from citewise.index.embedded import EmbeddedStore  # noqa: E402
 from citewise.retrieve.hybrid import Retriever  # noqa: E402
 from citewise.settings import Settings  # noqa: E402
+from docs_section import write_section  # noqa: E402
 
 DATA = Path("/work/shared/data")
 RESULTS = REPO / "bench" / "results" / "reference_lookup.json"
@@ -100,14 +102,7 @@ def main() -> None:
         " (index without vectors). Examples: " + "; ".join(f"`{q}`" for q in report["examples"][:8]) + ".",
         "",
     ]
-    text = DOCS.read_text(encoding="utf-8") if DOCS.exists() else "# Benchmarks\n"
-    start = text.find("## Reference lookup")
-    if start >= 0:
-        end = text.find("\n## ", start + 5)
-        text = text[:start] + "\n".join(lines) + (text[end:] if end >= 0 else "\n")
-    else:
-        text = text.rstrip() + "\n\n" + "\n".join(lines) + "\n"
-    DOCS.write_text(text, encoding="utf-8")
+    write_section("Reference lookup", lines)
     print(json.dumps({k: v for k, v in report.items() if k != "examples"}, indent=1, ensure_ascii=False))
 
 

@@ -3,6 +3,7 @@ llama-cpp-python's OpenAI-compatible server; retries and timeouts of the HTTP cl
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import socket
 import subprocess
@@ -103,11 +104,9 @@ def server(smollm: Path) -> Iterator[str]:
     base = f"http://127.0.0.1:{port}/v1"
     try:
         for _ in range(240):
-            try:
+            with contextlib.suppress(httpx.TransportError):
                 if httpx.get(f"{base}/models", timeout=1).status_code == 200:
                     break
-            except httpx.TransportError:
-                pass
             if proc.poll() is not None:
                 raise RuntimeError("llama_cpp.server exited")
             time.sleep(0.5)

@@ -25,11 +25,9 @@ def encode(text: str, encoding: str) -> bytes:
         return text.encode(encoding)
     out = bytearray()
     for ch in text:
-        try:
+        if ch.encode("cp1258", errors="replace") != b"?" or ch == "?":
             out += ch.encode("cp1258")
             continue
-        except UnicodeEncodeError:
-            pass
         nfd = unicodedata.normalize("NFD", ch)
         for split in range(len(nfd), 0, -1):
             head = unicodedata.normalize("NFC", nfd[:split])
