@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from citewise.answer.base import Generator, GeneratorError
 from citewise.answer.extractive import ExtractiveGenerator
@@ -15,6 +17,9 @@ from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import SearchResult
 from citewise.settings import AnswerSettings
 from citewise.textmatch import coverage
+from citewise.verify.references import render_references
+from citewise.verify.report import build_report, write_report
+from citewise.verify.scorer import get_scorer
 from citewise.verify.validator import CheckedSentence, Validator
 
 
@@ -26,13 +31,22 @@ class Assistant:
         settings: AnswerSettings | None = None,
         validator: Validator | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        reports: Path | None = None,
     ) -> None:
+        """``reports``: the folder low-confidence reports are written to (the index's ``reports/``);
+        ``None`` writes none."""
         self.settings = settings or AnswerSettings()
         self.retriever = retriever
         self.fallback = ExtractiveGenerator(max_sentences=self.settings.max_sentences)
         self.generator = generator or self.fallback
-        self.validator = validator or Validator(self.settings.support_threshold, self.settings.partial_threshold)
+        self.validator = validator or Validator(
+            self.settings.support_threshold,
+            self.settings.partial_threshold,
+            get_scorer(self.settings.support_scorer),
+            self.settings.reference_context,
+        )
         self.clock = clock
+        self.reports = reports
 
     def ask(self, question: str) -> Answer:
         t0 = self.clock()
@@ -41,7 +55,8 @@ class Assistant:
         lang = result.analysis.lang
         if result.weak:
             why = result.weak_reason or "weak evidence"
-            return self._refusal(question, lang, f"no answer in the sources ({why})", timings, t0, tokens_used=False)
+            refusal = self._refusal(question, lang, f"no answer in the sources ({why})", timings, t0, tokens_used=False)
+            return self._report(refusal, result, [])
         fragments = [Fragment(f"F{i + 1}", e) for i, e in enumerate(result.evidence[: self.settings.fragments])]
         attempts: list[str] = []
         tokens = {"prompt": 0, "completion": 0}
@@ -51,6 +66,7 @@ class Assistant:
             retry, used2 = self._attempt(self.generator, question, fragments[:3], lang, True, attempts, tokens, timings)
             if retry is not None and (all(c.ok for c in retry) or _score(retry) > _score(checked)):
                 checked, used = retry, used2
+        drafted = list(checked or [])
         partial = False
         if checked is not None and not all(c.ok for c in checked):
             kept = [c for c in checked if c.ok]
@@ -63,9 +79,10 @@ class Assistant:
             attempts.append("fallback: extractive")
             checked, used = self._attempt(self.fallback, question, fragments, lang, False, attempts, tokens, timings)
             if checked is not None:
+                drafted = drafted or list(checked)
                 checked = [c for c in checked if c.ok] or None
         if not checked:
-            return self._refusal(
+            refusal = self._refusal(
                 question,
                 lang,
                 "no sentence could be supported by the sources",
@@ -74,8 +91,31 @@ class Assistant:
                 attempts=attempts,
                 tokens=tokens,
             )
+            refusal.verification = round(_score(drafted), 3) if drafted else 0.0
+            return self._report(refusal, result, drafted)
         confidence = self._confidence(result, checked)
         answer = self._compose(question, lang, checked, used, confidence, partial, timings, t0, tokens, attempts)
+        answer.verification = round(_score(drafted or checked), 3)
+        answer.flagged = answer.verification < self.settings.verification_flag
+        return self._report(answer, result, drafted or checked)
+
+    def _report(self, answer: Answer, result: SearchResult, drafted: list[CheckedSentence]) -> Answer:
+        """Write a low-confidence report when the answer is refused, flagged or of low confidence."""
+        if self.reports is None or result.analysis.intent != "legal":
+            return answer
+        if not (answer.refused or answer.flagged or answer.confidence < self.settings.low_confidence):
+            return answer
+        sentences: list[dict[str, Any]] = [
+            {
+                "text": c.draft.text,
+                "status": c.verdict.status,
+                "support": c.verdict.support,
+                "failed": c.verdict.failed,
+                "details": c.verdict.details,
+            }
+            for c in drafted
+        ]
+        answer.report = str(write_report(self.reports, build_report(answer, result, sentences)))
         return answer
 
     # -- steps --------------------------------------------------------------------------
@@ -148,7 +188,7 @@ class Assistant:
                 numbers.setdefault(key, len(numbers) + 1)
                 marks.append(f"[{numbers[key]}]")
             text = c.draft.text.rstrip()
-            parts.append(f"{text} {''.join(marks)}")
+            parts.append(f"{render_references(text, c.verdict.references)} {''.join(marks)}")
             sentences.append(AnswerSentence(text, cites, c.verdict))
         warning = LOW_CONFIDENCE[lang] if confidence < self.settings.low_confidence else ""
         timings["total"] = (self.clock() - t0) * 1000

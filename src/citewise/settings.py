@@ -100,9 +100,17 @@ class AnswerSettings(_Section):
     fragments: int = 6
     """Evidence fragments given to the generator."""
     max_sentences: int = 3
-    support_threshold: float = 0.6
-    """Lexical support at or above which a sentence counts as supported."""
-    partial_threshold: float = 0.4
+    support_scorer: str = "trained"
+    """Support scorer of the validator: ``trained`` (boosted trees shipped in verify/weights/) or ``lexical``."""
+    support_threshold: float | None = None
+    """Support at or above which a sentence counts as supported; ``None``: the scorer's own (trained:
+    >= 99 % out-of-fold precision on "supported", per language; lexical: 0.6)."""
+    partial_threshold: float | None = None
+    """Support at or above which a sentence is partial; ``None``: the scorer's own (trained: >= 90 %)."""
+    reference_context: float = 0.5
+    """Least similarity of the words around a legal reference in the answer and in its source."""
+    verification_flag: float = 0.7
+    """Answers whose verification score (supported / drafted sentences) is below this are flagged."""
     low_confidence: float = 0.5
     """Answers below this confidence carry a warning line."""
     llm: LlmSettings = Field(default_factory=LlmSettings)

@@ -75,7 +75,7 @@ def test_markers_are_split_from_sentences() -> None:
         ("Mức khấu trừ áp dụng cho mỗi vụ tổn thất là 2.000.000 đồng.", ["F1"], "supported", []),
         ("Mức khấu trừ áp dụng cho mỗi vụ tổn thất là 2.000.000 đồng.", [], "unsupported", ["marker"]),
         ("Mức khấu trừ áp dụng cho mỗi vụ tổn thất là 2.000.000 đồng.", ["F9"], "unsupported", ["marker"]),
-        ("Mức khấu trừ áp dụng cho mỗi vụ tổn thất là 5.000.000 đồng.", ["F1"], "unsupported", ["number"]),
+        ("Mức khấu trừ áp dụng cho mỗi vụ tổn thất là 5.000.000 đồng.", ["F1"], "unsupported", ["number", "support"]),
         (
             "Công ty thông báo trong thời hạn 15 ngày làm việc theo Điều 7 Quy tắc này.",
             ["F1"],

@@ -71,6 +71,21 @@ class Citation:
 
 
 @dataclass
+class ReferenceCheck:
+    """A legal reference written in a sentence ("Article 6(1)", "khoản 2 Điều 17"), checked
+    against the cited sources."""
+
+    raw: str
+    status: str
+    """``valid`` (in a cited source, context matches) | ``mismatch`` (in a cited source, context
+    differs) | ``invalid`` (in no cited source)."""
+    source: str = ""
+    """Title of the cited source that holds it."""
+    context: float = 0.0
+    """Similarity of the sentence around the reference to the source around it."""
+
+
+@dataclass
 class Verdict:
     """The zero-token checks of one sentence."""
 
@@ -80,6 +95,9 @@ class Verdict:
     failed: list[str] = field(default_factory=list)
     """Names of failed checks: marker, support, number, reference, url."""
     details: list[str] = field(default_factory=list)
+    references: list[ReferenceCheck] = field(default_factory=list)
+    evidence: str = ""
+    """The cited text span that matches the sentence best."""
 
 
 @dataclass
@@ -106,6 +124,13 @@ class Answer:
     tokens: dict[str, int] = field(default_factory=dict)
     attempts: list[str] = field(default_factory=list)
     """What happened: "local: 1 sentence failed support", "retry", "fallback: extractive"."""
+    verification: float = 1.0
+    """Supported sentences / sentences of the draft the answer was taken from (before unsupported
+    ones were dropped)."""
+    flagged: bool = False
+    """``verification`` is under the configured threshold."""
+    report: str = ""
+    """Path of the low-confidence report written for this answer, if any."""
 
     @property
     def references(self) -> list[Citation]:

@@ -271,7 +271,9 @@ def ask(
     store = _store(settings)
     try:
         retriever = Retriever(store, get_embedder(settings.store.embedder), settings.retrieve)
-        assistant = Assistant(retriever, _generator(settings, name), settings.answer)
+        assistant = Assistant(
+            retriever, _generator(settings, name), settings.answer, reports=settings.index / "reports"
+        )
         answer = assistant.ask(question)
     except (CitewiseError, KeyError) as e:
         raise _fail(e) from e
@@ -293,6 +295,31 @@ def ask(
     out.print(
         f"[dim]{answer.generator} · confidence {answer.confidence:.2f} · {answer.timings.get('total', 0):.0f} ms{extra}[/dim]"
     )
+
+
+@app.command()
+def verify(
+    pairs: Annotated[Path, typer.Argument(help='JSONL file: one {"claim": ..., "source": ...} object a line.')],
+    scorer: Annotated[str, typer.Option("--scorer", help="Support scorer: trained | lexical.")] = "trained",
+    as_json: JsonOpt = False,
+) -> None:
+    """Score claim/source pairs with the support scorer: verdict and score per pair."""
+    from citewise.verify.pairs import verify_pairs
+    from citewise.verify.scorer import get_scorer
+
+    try:
+        verdicts = list(verify_pairs(pairs, get_scorer(scorer)))
+    except (CitewiseError, OSError) as e:
+        raise _fail(e) from e
+    if as_json:
+        _emit([v.to_dict() for v in verdicts])
+        return
+    table = Table("line", "verdict", "score", "claim", "missing figures")
+    for v in verdicts:
+        table.add_row(str(v.line), v.status, f"{v.score:.3f}", v.claim[:80], ", ".join(v.missing_figures))
+    out.print(table)
+    counts = {s: sum(v.status == s for v in verdicts) for s in ("supported", "partial", "unsupported")}
+    out.print(", ".join(f"{n} {s}" for s, n in counts.items()), highlight=False)
 
 
 def main() -> None:

@@ -1,0 +1,213 @@
+"""The trained support scorer: it loads the weights shipped in the package, its outputs move the
+right way on hand-made EN and VI cases, it separates real held-out pairs, and the pieces built on
+it (reference checks, pairs files, low-confidence reports) behave."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from citewise.answer.records import Answer, Draft, DraftSentence, ReferenceCheck
+from citewise.evaluate.support_pairs import fill_answer, load_pairs, split_of
+from citewise.retrieve.records import QueryAnalysis, SearchResult
+from citewise.serve.cli import app
+from citewise.verify.cues import cues
+from citewise.verify.features import FEATURES, pair_features
+from citewise.verify.references import check_references, render_references
+from citewise.verify.report import build_report, write_report
+from citewise.verify.scorer import LexicalScorer, TrainedScorer, UnknownScorerError, get_scorer
+from citewise.verify.validator import Validator
+from tests.conftest import SHARED, shared
+from tests.verify.test_checks import EN, VI, fragment
+
+VI_ART = (
+    "Điều 12. Thời hạn bồi thường\n"
+    "1. Doanh nghiệp bảo hiểm phải bồi thường trong thời hạn 15 ngày kể từ ngày nhận đủ hồ sơ hợp lệ.\n"
+    "2. Bên mua bảo hiểm có thể yêu cầu tạm ứng tiền bồi thường tối đa 50% số tiền dự kiến."
+)
+EN_ART = (
+    "Article 33. Notification of a personal data breach\n"
+    "1. The controller shall notify the supervisory authority of the breach not later than 72 hours "
+    "after having become aware of it. 2. The processor shall notify the controller without undue delay."
+)
+
+
+@pytest.fixture(scope="module")
+def scorer() -> TrainedScorer:
+    s = get_scorer("trained")
+    assert isinstance(s, TrainedScorer)
+    return s
+
+
+def test_shipped_weights_load_with_thresholds(scorer: TrainedScorer) -> None:
+    assert scorer.source.startswith("package:")
+    assert len(scorer.trees) > 10
+    assert tuple(scorer.model["features"]) == FEATURES
+    for lang in ("en", "vi"):
+        supported, partial = scorer.thresholds(lang)
+        assert 0.5 < partial <= supported < 1.0
+    with pytest.raises(UnknownScorerError):
+        get_scorer("oracle")
+
+
+@pytest.mark.parametrize(
+    ("good", "bad", "source"),
+    [
+        (  # changed number
+            "Doanh nghiệp bảo hiểm phải bồi thường trong thời hạn 15 ngày kể từ ngày nhận đủ hồ sơ hợp lệ.",
+            "Doanh nghiệp bảo hiểm phải bồi thường trong thời hạn 45 ngày kể từ ngày nhận đủ hồ sơ hợp lệ.",
+            VI_ART,
+        ),
+        (  # inserted negation
+            "Doanh nghiệp bảo hiểm phải bồi thường trong thời hạn 15 ngày kể từ ngày nhận đủ hồ sơ hợp lệ.",
+            "Doanh nghiệp bảo hiểm không phải bồi thường trong thời hạn 15 ngày kể từ ngày nhận đủ hồ sơ hợp lệ.",
+            VI_ART,
+        ),
+        (  # changed number
+            "The controller shall notify the supervisory authority not later than 72 hours after becoming aware of it.",
+            "The controller shall notify the supervisory authority not later than 96 hours after becoming aware of it.",
+            EN_ART,
+        ),
+        (  # negation
+            "The processor shall notify the controller without undue delay.",
+            "The processor shall not notify the controller.",
+            EN_ART,
+        ),
+        (  # wrong article: the claim is about something else
+            "The processor shall notify the controller without undue delay.",
+            "The processor shall notify the controller without undue delay.",
+            VI,
+        ),
+    ],
+)
+def test_scores_drop_when_the_claim_is_changed(scorer: TrainedScorer, good: str, bad: str, source: str) -> None:
+    ok = scorer.score(good, EN_ART if source is VI else source)
+    wrong = scorer.score(bad, source)
+    assert ok.score > 0.5, ok
+    assert wrong.score < ok.score - 0.1, (ok.score, wrong.score, wrong.features)
+    assert 0.0 <= wrong.score <= 1.0
+
+
+def test_features_see_negation_modality_and_figures() -> None:
+    base = pair_features("Bên mua bảo hiểm có thể yêu cầu tạm ứng tiền bồi thường.", VI_ART).named()
+    swapped = pair_features("Bên mua bảo hiểm phải yêu cầu tạm ứng tiền bồi thường.", VI_ART).named()
+    assert base["modal_flip"] == 0.0 and swapped["modal_flip"] > 0.0
+    negated = pair_features("The controller shall not notify the supervisory authority.", EN_ART).named()
+    assert negated["neg_flip"] > 0.0  # the source has "not later than": only the local scope differs
+    figure = pair_features("Tạm ứng tối đa 70% số tiền dự kiến.", VI_ART).named()
+    assert figure["num_missing"] == 1.0
+    assert cues("không phải bồi thường").obligation == ()  # "không phải" is a negation, not an obligation
+    assert cues("Doanh nghiệp phải bồi thường").obligation
+
+
+def test_best_span_is_the_matching_clause(scorer: TrainedScorer) -> None:
+    s = scorer.score("Bên mua bảo hiểm có thể yêu cầu tạm ứng tiền bồi thường tối đa 50% số tiền dự kiến.", VI_ART)
+    a, b = s.span
+    assert "tạm ứng" in VI_ART[a:b] and s.lang == "vi"
+
+
+def test_lexical_baseline_is_still_available() -> None:
+    s = get_scorer("lexical")
+    assert isinstance(s, LexicalScorer)
+    assert s.status(s.score("The processor shall notify the controller without undue delay.", EN_ART).score) == (
+        "supported"
+    )
+
+
+# -- legal references -----------------------------------------------------------------------
+def test_reference_context_and_rendering() -> None:
+    frag = fragment("F2", EN, "Article 6", "en")
+    valid = check_references("As required by Article 6(1), the controller shall notify the Authority.", [frag])
+    assert [(r.raw, r.status) for r in valid] == [("Article 6(1)", "valid")]
+    off = check_references("Article 6(1) sets the fee for a passport renewal in the capital city.", [frag])
+    assert off[0].status == "mismatch"
+    missing = check_references("Điều 17 quy định mức khấu trừ.", [frag])
+    assert missing[0].status == "invalid"
+    checks = [
+        ReferenceCheck("Article 6(1)", "valid", "GDPR"),
+        ReferenceCheck("Article 9", "mismatch", "GDPR"),
+        ReferenceCheck("Điều 17", "invalid"),
+    ]
+    assert render_references("Article 6(1), Article 9 and Điều 17 apply.", checks) == (
+        "Article 6(1) [GDPR], Article 9 [⚠ context mismatch, see GDPR] and ⚠ [invalid citation: Điều 17] apply."
+    )
+
+
+def test_validator_carries_reference_checks_and_evidence() -> None:
+    frags = [fragment("F1", VI), fragment("F2", EN, "Article 11", "en")]
+    wrong_article = "Công ty thông báo trong thời hạn 15 ngày làm việc theo Điều 9 Quy tắc này."
+    checked = Validator().check(Draft([DraftSentence(wrong_article, ["F1"])], "scripted"), frags)[0]
+    assert checked.verdict.status == "unsupported" and "reference" in checked.verdict.failed
+    assert [r.status for r in checked.verdict.references] == ["invalid"]
+    ok = "Công ty thông báo trong thời hạn 15 ngày làm việc theo Điều 5 Quy tắc này."
+    good = Validator().check(Draft([DraftSentence(ok, ["F1"])], "scripted"), frags)[0]
+    assert [r.status for r in good.verdict.references] == ["valid"]
+    assert "15 ngày làm việc" in good.verdict.evidence
+
+
+# -- pairs files and the CLI ----------------------------------------------------------------
+def test_verify_command_scores_a_pairs_file(tmp_path: Path) -> None:
+    pairs = tmp_path / "pairs.jsonl"
+    rows = [
+        {"id": "a", "claim": "The processor shall notify the controller without undue delay.", "source": EN_ART},
+        {"id": "b", "claim": "The processor must notify the controller within 10 days.", "source": EN_ART},
+        {"id": "c", "claim": "Doanh nghiệp bảo hiểm không phải bồi thường.", "source": VI_ART},
+    ]
+    pairs.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["verify", str(pairs), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert [o["extra"]["id"] for o in out] == ["a", "b", "c"]
+    assert out[0]["status"] in ("supported", "partial") and out[0]["score"] > 0.5
+    assert out[1]["status"] == "unsupported" and out[1]["missing_figures"] == ["10"]
+    assert out[2]["score"] < out[0]["score"]
+    table = CliRunner().invoke(app, ["verify", str(pairs)])
+    assert table.exit_code == 0 and "unsupported" in table.output
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"claim": "x"}\n', encoding="utf-8")
+    failed = CliRunner().invoke(app, ["verify", str(bad)])
+    assert failed.exit_code == 1 and "source" in failed.output
+
+
+# -- low-confidence reports -----------------------------------------------------------------
+def test_low_confidence_report_is_written_as_json_and_text(tmp_path: Path) -> None:
+    result = SearchResult(
+        QueryAnalysis("Phí bảo hiểm du lịch vũ trụ là bao nhiêu?", "vi", "legal"), [], True, "no evidence"
+    )
+    answer = Answer(result.analysis.question, "vi", "", [], True, "no answer in the sources", 0.0, "none")
+    path = write_report(tmp_path / "reports", build_report(answer, result))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["why"] == "refused" and data["query"]["lang"] == "vi"
+    assert "corpus" in data["recommendation"]
+    text = path.with_suffix(".txt").read_text(encoding="utf-8")
+    assert "Phí bảo hiểm du lịch vũ trụ" in text and "Recommendation:" in text
+
+
+# -- data sets ------------------------------------------------------------------------------
+def test_alqac_questions_become_statements() -> None:
+    assert fill_answer("Chiếm đoạt di vật của tử sĩ có thể bị phạt tù lên đến bao nhiêu năm?", "07 năm") == (
+        "Chiếm đoạt di vật của tử sĩ có thể bị phạt tù lên đến 07 năm."
+    )
+    assert fill_answer(
+        "Người chuẩn bị phạm tội thì bị phạt tù từ bao nhiêu đến bao nhiêu năm?", "01 năm đến 05 năm"
+    ) == ("Người chuẩn bị phạm tội thì bị phạt tù từ 01 năm đến 05 năm.")
+    assert fill_answer("Có được miễn không?", "Có") is None
+    assert split_of("alqac2022:q-1") == split_of("alqac2022:q-1")
+
+
+@pytest.mark.parametrize(("dataset", "least"), [("alqac2022", 0.7), ("contractnli", 0.6), ("wice", 0.65)])
+def test_real_dev_pairs_are_separated(scorer: TrainedScorer, dataset: str, least: float) -> None:
+    shared(dataset)
+    pairs = [p for p in load_pairs(SHARED, [dataset]) if p.split == "dev"][:240]
+    scores = np.array([scorer.score(p.claim, p.source).score for p in pairs])
+    y = np.array([p.label == "supported" for p in pairs])
+    assert y.any() and (~y).any()
+    balanced = 0.5 * float(np.mean(scores[y] >= 0.5)) + 0.5 * float(np.mean(scores[~y] < 0.5))
+    assert balanced >= least, balanced
+    # train and dev never share a group
+    train_groups = {p.group for p in load_pairs(SHARED, [dataset]) if p.split == "train"}
+    assert not train_groups & {p.group for p in pairs}
