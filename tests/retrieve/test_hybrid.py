@@ -96,3 +96,23 @@ def test_overlapping_windows_of_one_provision_are_merged() -> None:
     merged = merge_windows([Evidence(b, "t", 0.9), Evidence(a, "t", 0.5)])
     assert len(merged) == 1 and merged[0].text == text and merged[0].merged == [0]
     assert (merged[0].char_start, merged[0].char_end) == (0, len(text))
+
+
+def test_provision_named_as_a_condition_supports_but_is_not_pinned(retriever: Retriever) -> None:
+    # the question is about notifying a loss; Điều 5 (risks covered) is only its condition
+    q = "Khi xảy ra tổn thất do rủi ro quy định tại Điều 5 Quy tắc 125/2024/QĐ-SH thì phải thông báo trong bao lâu?"
+    result = retriever.search(q, k=3)
+    assert result.analysis.refs[0].mention
+    assert not any(e.pinned for e in result.evidence)
+    ranked = [e.chunk.label for e in result.evidence if not e.supporting]
+    assert "Điều 9" in ranked, ranked
+    five = [e for e in result.evidence if e.chunk.label == "Điều 5"]
+    assert five, [e.chunk.label for e in result.evidence]
+    assert five[0].supporting is False or any("named in the question" in r for r in five[0].reasons)
+
+
+def test_minmax_and_rrf_fusion_both_rank_the_answer(retriever: Retriever) -> None:
+    q = "How many days do I have to notify Harbourview of damage to my home?"
+    for fusion in ("minmax", "rrf"):
+        r = Retriever(retriever.store, retriever.embedder, RetrieveSettings(fusion=fusion))
+        assert "Section 4.2" in [label for _, label in top(r, q, k=3)], fusion

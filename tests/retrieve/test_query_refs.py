@@ -62,3 +62,22 @@ def test_document_named_without_a_provision() -> None:
 def test_language_and_intent(question: str, lang: str, intent: str) -> None:
     a = analyze(question)
     assert (a.lang, a.intent) == (lang, intent)
+
+
+@pytest.mark.parametrize(
+    ("question", "mention"),
+    [
+        ("trừ trường hợp quy định tại điểm b khoản 1 Điều 142 của Bộ luật này, thì bị phạt bao lâu?", True),
+        ("hành vi quy định tại Điều 322 của Bộ luật này thì bị phạt thế nào?", True),
+        ("thời hiệu yêu cầu tuyên bố giao dịch vô hiệu quy định tại các Điều 125, 126 là bao lâu?", True),
+        ("the categories of data referred to in Article 9(1) GDPR", True),
+        ("the conditions laid down in paragraph 2 of Article 5", True),
+        ("Theo quy định tại Điều 5 Luật Viên chức, ai là viên chức?", False),
+        ("Điều 12 Thông tư 67/2023/TT-BTC quy định gì?", False),
+        ("khoan 2 dieu 17 luat kinh doanh bao hiem quy dinh gi", False),
+        ("What does Article 6(1)(a) GDPR say?", False),
+    ],
+)
+def test_reference_named_as_a_condition_is_a_mention(question: str, mention: bool) -> None:
+    refs, _ = extract_references(question)
+    assert refs and refs[0].mention is mention, refs

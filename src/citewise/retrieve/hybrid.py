@@ -1,4 +1,4 @@
-"""Hybrid retrieval: lexical (bm25s) and dense (e5) rankings fused by RRF; documents the question
+"""Hybrid retrieval: lexical (bm25s) and dense (e5) rankings fused (min-max scores or RRF); documents the question
 names boosted (or searched alone); provisions it names pinned first; an optional citation-aware
 rerank; overlapping windows of a provision merged; cross-referenced provisions added as
 supporting evidence; a ``weak`` flag when the best evidence is below the calibrated threshold."""
@@ -11,13 +11,13 @@ from collections.abc import Callable
 from citewise.index.base import Hit, Store
 from citewise.index.embedder import Embedder
 from citewise.retrieve.citation_rerank import citation_scores
-from citewise.retrieve.fusion import rrf
+from citewise.retrieve.fusion import fuse
 from citewise.retrieve.query import analyze
 from citewise.retrieve.records import Evidence, RankerScore, SearchResult
 from citewise.retrieve.resolver import ReferenceResolver, Resolution
 from citewise.settings import RetrieveSettings
 from citewise.textmatch import coverage
-from citewise.types import Chunk
+from citewise.types import Chunk, Node
 
 
 class Retriever:
@@ -64,7 +64,7 @@ class Retriever:
             rankings["dense"] = self.store.vector_search(qvec, s.candidates, only)
             timings["dense"] = (self.clock() - t3) * 1000
         t4 = self.clock()
-        fused = rrf(rankings, s.rrf_k, s.weights)
+        fused = fuse(rankings, s.fusion, s.weights, s.rrf_k)
         per_ranker = {
             name: {(h.doc_id, h.chunk_id): RankerScore(h.score, h.rank) for h in hits}
             for name, hits in rankings.items()
@@ -111,6 +111,9 @@ class Retriever:
                         e.dense = cos
         if s.xrefs:
             evidence.extend(self._supporting(evidence))
+        if resolution.mentions:
+            have = {(e.chunk.doc_id, m) for e in evidence for m in [e.chunk.chunk_id, *e.merged]}
+            evidence.extend(self._mentioned(resolution, have))
         for i, e in enumerate(evidence):
             e.rank = i + 1
         weak, why = self._weak(analysis.question, analysis.lang, evidence)
@@ -121,19 +124,59 @@ class Retriever:
     def _pins(
         self, res: Resolution, fused: dict[tuple[str, int], float], reasons: dict[tuple[str, int], list[str]]
     ) -> list[tuple[str, int]]:
+        """Chunks of the provisions the question asks about, the best-ranked provision first. A
+        provision found in several documents (none named) is pinned only where the search itself
+        ranks it in its first 20, and only the best of them."""
+        top20 = set(sorted(fused, key=lambda key: -fused[key])[:20])
+
+        def keys_of(doc_id: str, node: Node) -> list[tuple[str, int]]:
+            return [
+                (c.doc_id, c.chunk_id) for c in self.store.chunks_overlapping(doc_id, node.char_start, node.char_end)
+            ]
+
+        def best(keys: list[tuple[str, int]]) -> float:
+            return max((fused.get(key, -1.0) for key in keys), default=-1.0)
+
+        chosen = [(best(keys), keys, node, ref) for doc_id, node, ref in res.pins if (keys := keys_of(doc_id, node))]
+        ranked = [
+            (best(keys), keys, node, ref)
+            for doc_id, node, ref in res.candidates
+            if (keys := keys_of(doc_id, node)) and top20.intersection(keys)
+        ]
+        if ranked:
+            chosen.append(max(ranked, key=lambda x: x[0]))
+        chosen.sort(key=lambda x: -x[0])
         pins: list[tuple[str, int]] = []
-        chosen = list(res.pins)
-        if res.candidates:
-            # a provision found in several documents: keep those the search itself ranks
-            ranked_docs = {d for d, _ in sorted(fused, key=lambda key: -fused[key])[:20]}
-            chosen += [c for c in res.candidates if c[0] in ranked_docs][:3]
-        for doc_id, node, ref in chosen:
-            for c in self.store.chunks_overlapping(doc_id, node.char_start, node.char_end):
-                key = (c.doc_id, c.chunk_id)
+        for _, keys, node, ref in chosen:
+            for key in keys:
                 if key not in pins:
                     pins.append(key)
                     reasons.setdefault(key, []).append(f"pinned: {node.label} named in the question ({ref.raw})")
         return pins
+
+    def _mentioned(self, res: Resolution, have: set[tuple[str, int]]) -> list[Evidence]:
+        """Provisions named as a condition in the question ("hành vi quy định tại Điều 322"),
+        added as supporting evidence: the answer may need their text, but they are not its subject."""
+        out: list[Evidence] = []
+        for doc_id, node, ref in res.mentions[: self.settings.max_supporting]:
+            chunks = self.store.chunks_overlapping(doc_id, node.char_start, node.char_end)
+            if not chunks or (chunks[0].doc_id, chunks[0].chunk_id) in have:
+                continue
+            c = chunks[0]
+            have.add((c.doc_id, c.chunk_id))
+            out.append(
+                Evidence(
+                    chunk=c,
+                    doc_title=self._title(doc_id),
+                    score=0.0,
+                    supporting=True,
+                    reasons=[f"supporting: {node.label} named in the question ({ref.raw})"],
+                    char_start=c.char_start,
+                    char_end=c.char_end,
+                    text=c.body,
+                )
+            )
+        return out
 
     def _rerank(self, question: str, refs: list, evidence: list[Evidence]) -> None:  # type: ignore[type-arg]
         w = self.settings.rerank_weight

@@ -221,10 +221,30 @@ def extract_references(question: str) -> tuple[list[QueryRef], list[DocHint]]:
                 doc = h
                 used.add(i)
                 break
-        out.append(QueryRef(r.raw, r.key, r.start, r.end, doc))
+        out.append(QueryRef(r.raw, r.key, r.start, r.end, doc, is_mention(question[: r.start])))
     others = [h for i, (_, _, h) in enumerate(hints) if i not in used]
     if others and out and all(r.doc is None for r in out) and len(others) == 1:
         # "theo Luật KDBH, điều 17 quy định gì": one document, named before the provision
-        out = [QueryRef(r.raw, r.key, r.start, r.end, others[0]) for r in out]
+        out = [QueryRef(r.raw, r.key, r.start, r.end, others[0], r.mention) for r in out]
         others = []
     return out, others
+
+
+# "<something> quy định tại [các] Điều 5", "nêu tại khoản 2", "the data referred to in Article 9(1)";
+# but not "Theo quy định tại Điều 5, ..." (the provision asked about).
+_MENTION_VI = re.compile(
+    r"(?<!theo )(?:quy dinh|neu|ghi|liet ke|huong dan|xac dinh|danh muc)\s+(?:tai|o)"
+    r"(?:\s+(?:cac|mot trong cac))?(?:\s+(?:diem|khoan)\s+\S+)*\s*$"
+)
+_MENTION_EN = re.compile(
+    r"\b(?:referred to|mentioned|set out|laid down|specified|provided for|defined|listed|described)"
+    r"\s+(?:in|under)(?:\s+(?:paragraph|point|points)\s+\S+\s+of)?\s*$"
+)
+
+
+def is_mention(before: str) -> bool:
+    """Whether a reference preceded by ``before`` is a condition inside the question rather than
+    the provision the question asks about."""
+    tail = fold(before[-60:]).lower().rstrip()
+    tail = re.sub(r"\s+", " ", tail)
+    return bool(_MENTION_VI.search(tail) or _MENTION_EN.search(tail))

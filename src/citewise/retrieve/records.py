@@ -34,6 +34,9 @@ class QueryRef:
     start: int
     end: int
     doc: DocHint | None = None
+    mention: bool = False
+    """Named as a condition inside the question ("hành vi quy định tại Điều 322", "the data referred
+    to in Article 9"), not as the provision asked about: supporting evidence, never pinned first."""
 
 
 @dataclass

@@ -86,6 +86,8 @@ class Resolution:
     """(doc_id, node, ref) of each provision named and found."""
     candidates: list[tuple[str, Node, QueryRef]] = field(default_factory=list)
     """Provisions found in several documents when none was named: pinned only if the search agrees."""
+    mentions: list[tuple[str, Node, QueryRef]] = field(default_factory=list)
+    """Provisions named as a condition inside the question: supporting evidence, not pinned."""
     docs: dict[str, str] = field(default_factory=dict)
     """doc_id -> why it is boosted ("named: Thông tư 67/2023")."""
     unresolved: list[str] = field(default_factory=list)
@@ -271,6 +273,8 @@ class ReferenceResolver:
             found = list({(d, n.node_id): (d, n) for d, n in found}.values())
             if not found:
                 res.unresolved.append(ref.raw)
+            elif ref.mention:
+                res.mentions.extend((d, n, ref) for d, n in found)
             elif len(found) == 1 or named or res.docs:
                 res.pins.extend((d, n, ref) for d, n in found)
             else:
