@@ -9,6 +9,8 @@ LLM    := $(VENV)/.llm-$(HASH)
 MODELS := $(VENV)/.models-$(HASH)
 DEMO_INDEX ?= .citewise-demo
 SAMPLES := src/citewise/samples/corpus
+DEMO_PORT ?= 8000
+CHROMIUM ?= /usr/bin/chromium
 # llama-cpp-python is built from source: portable (no -march=native), both cores
 export CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
@@ -38,6 +40,15 @@ $(MODELS): $(LLM)
 	rm -f $(VENV)/.models-*
 	touch $@
 
+# Debian's Chromium for the browser test (tests/serve/test_page_in_chromium.py); nothing to do when
+# present. Needs root (as on CI); when it cannot be installed the test is skipped and says why.
+$(CHROMIUM):
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } || \
+	  echo "chromium could not be installed: the browser test will be skipped"; \
+	else echo "not root or no apt-get: chromium not installed, the browser test will be skipped"; fi
+
 install: $(BASE)
 install-llm: $(LLM)
 install-models: $(MODELS)
@@ -51,6 +62,7 @@ demo: $(MODELS)
 	$(BIN)/citewise ask --index $(DEMO_INDEX) "How many days do I have to notify Harbourview of damage to my home?"
 	$(BIN)/citewise ask --index $(DEMO_INDEX) --generator local "Within how many hours must a personal data breach be notified to the Authority?"
 	$(BIN)/citewise ask --index $(DEMO_INDEX) "What is the boiling point of mercury?"
+	$(BIN)/citewise serve --index $(DEMO_INDEX) --port $(DEMO_PORT)
 
 lint: $(BASE)
 	$(BIN)/ruff check src tests bench scripts
@@ -59,7 +71,7 @@ lint: $(BASE)
 typecheck: $(BASE)
 	$(BIN)/mypy
 
-unit: $(LLM)
+unit: $(LLM) $(CHROMIUM)
 	$(BIN)/pytest -q
 
 test: lint typecheck unit

@@ -6,7 +6,8 @@ CitewiseError
 │   ├── EmptyDocument       the source holds no text (empty file, scanned PDF without a text layer)
 │   ├── CorruptFile         the bytes are not what the extension says, or the file is damaged/encrypted
 │   ├── EncodingError       text that cannot be decoded confidently
-│   └── TooLarge            over the configured size limit (rejected before reading)
+│   ├── TooLarge            over the configured size limit (rejected before reading)
+│   └── UnsafeName          an uploaded file's name is not a plain file name (path parts, control characters)
 ├── StoreError              the index cannot be opened or written
 │   ├── SchemaError         the index was written by a newer citewise
 │   └── NotFound            no document/provision with that id or label (also a KeyError)
@@ -50,6 +51,10 @@ class EncodingError(IngestError):
 
 
 class TooLarge(IngestError):
+    pass
+
+
+class UnsafeName(IngestError):
     pass
 
 

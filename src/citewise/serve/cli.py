@@ -17,6 +17,7 @@ from citewise.corpus import Corpus
 from citewise.errors import CitewiseError, NotFound
 from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import get_embedder
+from citewise.serve.engine import build_generator, open_store
 from citewise.serve.rich_progress import RichProgress
 from citewise.settings import Settings, load_settings
 from citewise.types import Document, Node
@@ -40,7 +41,7 @@ def _settings(index: Path | None) -> Settings:
 
 
 def _store(settings: Settings) -> EmbeddedStore:
-    return EmbeddedStore(settings.index, analyzer=settings.store.lexical_analyzer, model=settings.store.embedder)
+    return open_store(settings)
 
 
 def _emit(data: Any) -> None:
@@ -242,17 +243,6 @@ def search(
     out.print(table)
 
 
-def _generator(settings: Settings, name: str) -> Any:
-    from citewise.answer.base import get_generator
-
-    a = settings.answer
-    if name == "local":
-        return get_generator("local", settings=a.llm, max_sentences=a.max_sentences)
-    if name == "openai":
-        return get_generator("openai", settings=a.openai, max_sentences=a.max_sentences)
-    return get_generator(name, max_sentences=a.max_sentences)
-
-
 @app.command()
 def ask(
     question: Annotated[str, typer.Argument(help="A question, in English or Vietnamese.")],
@@ -272,7 +262,7 @@ def ask(
     try:
         retriever = Retriever(store, get_embedder(settings.store.embedder), settings.retrieve)
         assistant = Assistant(
-            retriever, _generator(settings, name), settings.answer, reports=settings.index / "reports"
+            retriever, build_generator(settings, name), settings.answer, reports=settings.index / "reports"
         )
         answer = assistant.ask(question)
     except (CitewiseError, KeyError) as e:
@@ -295,6 +285,84 @@ def ask(
     out.print(
         f"[dim]{answer.generator} · confidence {answer.confidence:.2f} · {answer.timings.get('total', 0):.0f} ms{extra}[/dim]"
     )
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option("--host", help="Address to listen on (default 127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option("--port", help="Port to listen on (default 8000).")] = None,
+    index: IndexOpt = None,
+) -> None:
+    """Serve the HTTP API and the web page. Beyond loopback, CITEWISE_API_TOKEN is required."""
+    from citewise.serve.config import ServeSettings, binding_problem
+
+    config = ServeSettings()
+    config.host = host or config.host
+    config.port = port or config.port
+    problem = binding_problem(config)
+    if problem:
+        raise _fail(ValueError(problem), code=2)
+    import uvicorn
+
+    from citewise.serve.api import create_app
+
+    settings = _settings(index)
+    try:
+        application = create_app(settings, config)
+    except (CitewiseError, KeyError) as e:
+        raise _fail(e) from e
+    shown = f"[{config.host}]" if ":" in config.host else config.host
+    auth = "bearer token required" if config.token else "no token (loopback only)"
+    out.print(
+        f"citewise: serving index {settings.index} at http://{shown}:{config.port}/ ({auth}; API docs at /docs). "
+        "Ctrl+C stops.",
+        highlight=False,
+    )
+    uvicorn.run(application, host=config.host, port=config.port, log_level="warning")
+
+
+@app.command("log")
+def audit_log(
+    limit: Annotated[int, typer.Option("--limit", "-n", help="How many answers, latest first.")] = 50,
+    review: Annotated[
+        str | None, typer.Option("--review", help="Only verified | flagged | unreviewed answers.")
+    ] = None,
+    answer_id: Annotated[int | None, typer.Option("--id", help="Show one answer in full.")] = None,
+    index: IndexOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the audit log of answers given through the API, with their reviews."""
+    from citewise.serve.audit import AuditLog
+
+    settings = _settings(index)
+    try:
+        audit = AuditLog(settings.index)
+        try:
+            if answer_id is not None:
+                _emit(audit.get(answer_id))
+                return
+            entries = audit.entries(limit, review)
+        finally:
+            audit.close()
+    except (CitewiseError, ValueError) as e:
+        raise _fail(e) from e
+    if as_json:
+        _emit([{**asdict(x), "outcome": x.outcome} for x in entries])
+        return
+    table = Table("id", "asked (UTC)", "lang", "question", "outcome", "conf.", "cites", "ms", "review")
+    for x in entries:
+        table.add_row(
+            str(x.id),
+            x.asked_at.replace("T", " ")[:19],
+            x.lang,
+            x.question[:60],
+            x.outcome,
+            f"{x.confidence:.2f}",
+            str(x.citations),
+            f"{x.total_ms:.0f}",
+            (x.review.status + (f": {x.review.note[:30]}" if x.review.note else "")) if x.review else "",
+        )
+    out.print(table)
 
 
 @app.command()

@@ -1,0 +1,333 @@
+"""The HTTP API and the page: ``create_app(settings, serve_settings)``.
+
+The API routes (``/ask``, ``/search``, ``/documents…``, ``/answers…``) carry the bearer-token check
+and the per-client rate limit; the page (``/``, ``/static``), ``/docs``, ``/openapi.json`` and
+``/healthz`` are open. Every error is JSON, ``{"error": {"code": ..., "message": ...}}``: errors
+from citewise's error tree become HTTP codes here only."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from urllib.parse import unquote, urlparse
+
+from fastapi import APIRouter, Depends, FastAPI, File, Query, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from citewise.errors import CitewiseError, IngestError, NotFound, StoreError
+from citewise.index.embedder import Embedder
+from citewise.serve.config import ServeSettings
+from citewise.serve.engine import FROM_SETTINGS
+from citewise.serve.guards import ApiError, BodyLimit, RateLimiter, SecurityHeaders, TokenCheck
+from citewise.serve.uploads import Upload, UploadRejected
+from citewise.serve.worker import Services, Worker
+from citewise.settings import Settings
+
+WEB = Path(__file__).parent / "web"
+log = logging.getLogger("citewise.serve")
+
+
+class AskRequest(BaseModel):
+    question: str = Field(min_length=1, description="A question in English or Vietnamese.")
+    generator: str | None = Field(default=None, description="extractive (default) | local | openai")
+
+
+class ReviewRequest(BaseModel):
+    status: Literal["verified", "flagged"]
+    note: str = Field(default="", max_length=2000)
+    reviewer: str = Field(default="", max_length=200)
+
+
+def create_app(
+    settings: Settings, serve: ServeSettings | None = None, embedder: Embedder | None = FROM_SETTINGS
+) -> FastAPI:
+    serve = serve or ServeSettings()
+    upload_limit = int(serve.max_upload_mb * 1024 * 1024)
+    worker = Worker(settings, embedder, upload_limit)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await worker.start()
+        try:
+            yield
+        finally:
+            await worker.stop()
+
+    app = FastAPI(
+        title="citewise",
+        version="0.1.0",
+        description="Answers from authoritative documents, every sentence cited and checked, or a refusal.",
+        docs_url=None,  # the bundled /docs page reads /openapi.json; nothing is fetched from a CDN
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.worker = worker
+    app.state.serve = serve
+    _install_error_handlers(app)
+
+    def limit_for(method: str, path: str) -> int:
+        return upload_limit if (method == "POST" and path == "/documents") else serve.max_json_kb * 1024
+
+    app.add_middleware(BodyLimit, limit_for=limit_for)
+    app.add_middleware(SecurityHeaders)
+
+    guarded = APIRouter(
+        dependencies=[Depends(TokenCheck(serve.token)), Depends(RateLimiter(serve.rate_per_minute, serve.rate_burst))]
+    )
+    _document_routes(guarded, worker, serve)
+    _answer_routes(guarded, worker, serve)
+    app.include_router(guarded)
+    _page_routes(app, worker)
+    return app
+
+
+# -- questions and answers ------------------------------------------------------------------
+def _answer_routes(router: APIRouter, worker: Worker, serve: ServeSettings) -> None:
+    @router.post("/ask", summary="Answer a question with cited sentences, or refuse")
+    async def ask(body: AskRequest) -> dict[str, Any]:
+        question = _bounded_question(body.question, serve)
+        generator = body.generator
+        if generator is not None:
+            from citewise.answer.base import generator_names
+
+            if generator not in generator_names():
+                raise ApiError(
+                    400, "unknown_generator", f"unknown generator {generator!r} (known: {', '.join(generator_names())})"
+                )
+
+        def answer(s: Services) -> dict[str, Any]:
+            result = s.engine.ask(question, generator)
+            audit_id = s.audit.record(result, s.engine.store.generation())
+            return {**result.to_dict(), "audit_id": audit_id}
+
+        return await worker.run(answer)
+
+    @router.get("/search", summary="Rank the provisions that answer a question")
+    async def search(
+        q: Annotated[str, Query(min_length=1, description="A question in English or Vietnamese.")],
+        k: Annotated[int, Query(ge=1, le=50)] = 10,
+    ) -> dict[str, Any]:
+        question = _bounded_question(q, serve)
+        return await worker.run(lambda s: s.engine.search(question, k).to_dict())
+
+    @router.get("/answers", summary="The audit log, latest first")
+    async def answers(
+        limit: Annotated[int, Query(ge=1, le=500)] = 50,
+        review: Annotated[Literal["verified", "flagged", "unreviewed"] | None, Query()] = None,
+    ) -> list[dict[str, Any]]:
+        def listing(s: Services) -> list[dict[str, Any]]:
+            return [{**asdict(e), "outcome": e.outcome} for e in s.audit.entries(limit, review)]
+
+        return await worker.run(listing)
+
+    @router.get("/answers/{answer_id}", summary="One logged answer with its reviews")
+    async def answer_record(answer_id: int) -> dict[str, Any]:
+        return await worker.run(lambda s: s.audit.get(answer_id))
+
+    @router.post("/answers/{answer_id}/review", summary="Mark a logged answer verified or flagged")
+    async def review(answer_id: int, body: ReviewRequest) -> dict[str, Any]:
+        def mark(s: Services) -> dict[str, Any]:
+            return {"answer_id": answer_id, **asdict(s.audit.review(answer_id, body.status, body.note, body.reviewer))}
+
+        return await worker.run(mark)
+
+
+def _bounded_question(question: str, serve: ServeSettings) -> str:
+    question = question.strip()
+    if not question:
+        raise ApiError(422, "invalid_request", "the question is empty")
+    if len(question) > serve.max_question_chars:
+        raise ApiError(413, "too_large", f"question longer than {serve.max_question_chars} characters")
+    return question
+
+
+# -- documents ------------------------------------------------------------------------------
+def _document_json(s: Services, doc_id: str | None = None) -> Any:
+    folder = s.uploads.folder.as_uri() + "/"
+    docs = s.engine.store.documents()
+    out = [{**asdict(d), "file": _file_name(d.source_uri), "uploaded": d.source_uri.startswith(folder)} for d in docs]
+    if doc_id is None:
+        return out
+    for d in out:
+        if d["doc_id"] == doc_id:
+            return d
+    raise NotFound(f"no document {doc_id}")
+
+
+def _file_name(source_uri: str) -> str:
+    return unquote(Path(urlparse(source_uri).path).name) or source_uri
+
+
+def _document_routes(router: APIRouter, worker: Worker, serve: ServeSettings) -> None:
+    @router.get("/documents", summary="Indexed documents with their status and warnings")
+    async def documents() -> list[dict[str, Any]]:
+        return await worker.run(_document_json)
+
+    @router.post("/documents", summary="Upload and index files (all or nothing)", status_code=201)
+    async def upload(
+        files: Annotated[list[UploadFile], File(description="PDF, DOCX, HTML, Markdown or text files")],
+    ) -> dict[str, Any]:
+        if len(files) > serve.max_files:
+            raise ApiError(413, "too_many_files", f"at most {serve.max_files} files per upload")
+        uploads = [Upload(f.filename or "", f.file) for f in files]
+
+        def ingest(s: Services) -> dict[str, Any]:
+            results = s.uploads.ingest(uploads)
+            worker.documents = len(s.engine.store.documents())
+            return {"documents": [asdict(r) for r in results]}
+
+        try:
+            return await worker.run(ingest)
+        finally:
+            for f in files:
+                await f.close()
+
+    @router.get("/documents/{doc_id}", summary="One document: summary and provisions")
+    async def document(doc_id: str) -> dict[str, Any]:
+        def one(s: Services) -> dict[str, Any]:
+            summary = _document_json(s, doc_id)
+            nodes = [n.to_dict() for n in s.engine.store.nodes(doc_id)]
+            return {**summary, "nodes": nodes}
+
+        return await worker.run(one)
+
+    @router.delete("/documents/{doc_id}", summary="Remove a document (and its uploaded file)")
+    async def delete(doc_id: str) -> dict[str, Any]:
+        def remove(s: Services) -> dict[str, Any]:
+            summary = _document_json(s, doc_id)
+            s.engine.store.delete_document(doc_id)
+            s.engine.store.refresh()
+            removed_file = s.uploads.remove_file(summary["source_uri"])
+            worker.documents = len(s.engine.store.documents())
+            return {"removed": doc_id, "title": summary["title"], "file_removed": removed_file}
+
+        return await worker.run(remove)
+
+    @router.get(
+        "/documents/{doc_id}/source",
+        summary="A document's text with page spans (offsets match citations), or its original file",
+        response_model=None,
+    )
+    async def source(
+        doc_id: str, format: Annotated[Literal["text", "original"], Query()] = "text"
+    ) -> dict[str, Any] | FileResponse:
+        if format == "original":
+            path = await worker.run(lambda s: _original_path(s, doc_id))
+            # always a download: an uploaded HTML file must never run as a page of this origin
+            return FileResponse(path, filename=path.name, content_disposition_type="attachment")
+
+        def text(s: Services) -> dict[str, Any]:
+            doc = s.engine.store.load_document(doc_id)
+            return {
+                "doc_id": doc.doc_id,
+                "title": doc.title,
+                "lang": doc.lang,
+                "fmt": doc.fmt,
+                "file": _file_name(doc.source_uri),
+                "text": doc.text,
+                "pages": [asdict(p) for p in doc.pages],
+                "nodes": [
+                    {k: v for k, v in n.to_dict().items() if k not in ("refs", "xrefs", "aliases")} for n in doc.nodes
+                ],
+                "original": _original_path_or_none(doc.source_uri) is not None,
+            }
+
+        return await worker.run(text)
+
+
+def _original_path_or_none(source_uri: str) -> Path | None:
+    parsed = urlparse(source_uri)
+    if parsed.scheme != "file" or parsed.fragment:
+        return None
+    path = Path(unquote(parsed.path))
+    return path if path.is_file() else None
+
+
+def _original_path(s: Services, doc_id: str) -> Path:
+    summary = _document_json(s, doc_id)
+    path = _original_path_or_none(summary["source_uri"])
+    if path is None:
+        raise NotFound(f"the original file of {doc_id} is not available")
+    return path
+
+
+# -- page, docs, health -----------------------------------------------------------------------
+def _page_routes(app: FastAPI, worker: Worker) -> None:
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(WEB / "index.html")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> FileResponse:
+        return FileResponse(WEB / "docs.html")
+
+    @app.get("/healthz", summary="Liveness: the server is up and the index is open")
+    async def healthz() -> dict[str, Any]:
+        return {"status": "ok", "documents": worker.documents, "auth": bool(app.state.serve.token)}
+
+
+# -- errors -----------------------------------------------------------------------------------
+def _error(
+    status: int, code: str, message: str, headers: Mapping[str, str] | None = None, **extra: Any
+) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status, headers=headers)
+
+
+_HTTP_CODES = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if isinstance(exc, ApiError):
+            return JSONResponse(exc.body(), status_code=exc.status_code, headers=exc.headers)
+        code = _HTTP_CODES.get(exc.status_code, "http_error")
+        return _error(exc.status_code, code, str(exc.detail), exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [
+            f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body') or 'body'}: {e.get('msg', 'invalid')}"
+            for e in exc.errors()
+        ]
+        return _error(422, "invalid_request", "; ".join(problems) or "invalid request", problems=problems)
+
+    @app.exception_handler(UploadRejected)
+    async def rejected(request: Request, exc: UploadRejected) -> JSONResponse:
+        files = [{"file": e.source or "", "error": e.reason, "kind": type(e).__name__} for e in exc.errors]
+        return _error(exc.status, "upload_rejected", exc.reason, files=files)
+
+    @app.exception_handler(NotFound)
+    async def not_found(request: Request, exc: NotFound) -> JSONResponse:
+        return _error(404, "not_found", str(exc))
+
+    @app.exception_handler(IngestError)
+    async def ingest_error(request: Request, exc: IngestError) -> JSONResponse:
+        return _error(422, "ingest_failed", exc.line())
+
+    @app.exception_handler(StoreError)
+    async def store_error(request: Request, exc: StoreError) -> JSONResponse:
+        return _error(503, "index_unavailable", str(exc))
+
+    @app.exception_handler(CitewiseError)
+    async def citewise_error(request: Request, exc: CitewiseError) -> JSONResponse:
+        return _error(400, "bad_request", str(exc))
+
+    @app.exception_handler(ValueError)
+    async def value_error(request: Request, exc: ValueError) -> JSONResponse:
+        return _error(400, "bad_request", str(exc))
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        return _error(500, "internal_error", f"internal error ({type(exc).__name__}); see the server log")

@@ -1,0 +1,192 @@
+"""Uploaded files into the index, all or nothing: names checked (a plain file name, an allowed
+type), sizes checked, every file parsed and chunked in a staging folder first; only when all of
+them succeed are they moved to ``<index>/uploads/`` and indexed. One bad file rejects the upload
+with a one-line reason per file, and nothing is indexed."""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+from urllib.parse import unquote
+
+from citewise.corpus import Corpus
+from citewise.errors import IngestError, NotFound, TooLarge, UnsafeName, UnsupportedFormat
+from citewise.index.base import DocSummary
+from citewise.index.embedded import EmbeddedStore
+from citewise.index.embedder import Embedder
+from citewise.ingest import PARSER_VERSION
+from citewise.ingest.loader import load_document
+from citewise.settings import Settings
+from citewise.types import Document
+
+UPLOADS = "uploads"
+DOCUMENT_TYPES = (".pdf", ".docx", ".html", ".htm", ".md", ".markdown", ".txt")
+"""Uploadable types: the document formats. JSONL/JSON record imports stay a ``citewise ingest`` job."""
+MAX_NAME = 200
+
+
+def allowed_types(settings: Settings) -> list[str]:
+    configured = {e.lower() for e in settings.ingest.extensions}
+    return [e for e in DOCUMENT_TYPES if e in configured]
+
+
+def safe_filename(name: str, allowed: list[str]) -> str:
+    """``name`` if it is a plain file name of an allowed type; else an ``UnsafeName`` or
+    ``UnsupportedFormat`` error. Names are never cleaned up silently: a name with path parts is refused."""
+    shown = name[:80]
+    if not name or len(name) > MAX_NAME:
+        raise UnsafeName(f"file name must have 1 to {MAX_NAME} characters", shown)
+    if "/" in name or "\\" in name or name in (".", "..") or ".." in name.split("."):
+        raise UnsafeName("file name must not contain path parts ('/', '\\', '..')", shown)
+    if any(unicodedata.category(ch)[0] == "C" for ch in name):
+        raise UnsafeName("file name must not contain control characters", shown)
+    if name.startswith(".") or name != name.strip():
+        raise UnsafeName("file name must not start with a dot or space, nor end with a space", shown)
+    suffix = Path(name).suffix.lower()
+    if suffix not in allowed:
+        raise UnsupportedFormat(f"unsupported file type {suffix or '(none)'} (allowed: {' '.join(allowed)})", shown)
+    return unicodedata.normalize("NFC", name)
+
+
+@dataclass
+class Upload:
+    name: str
+    data: BinaryIO
+    """The uploaded bytes (read from the current position)."""
+
+
+@dataclass
+class UploadedDocument:
+    file: str
+    doc_id: str
+    title: str
+    status: str
+    """``added`` | ``replaced`` | ``unchanged``."""
+    chunks: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+class UploadRejected(IngestError):
+    """At least one file of an upload was refused; ``errors`` holds one ``file: reason`` line per bad file."""
+
+    def __init__(self, errors: list[IngestError], total: int) -> None:
+        super().__init__(f"{len(errors)} of {total} file(s) rejected; nothing was indexed")
+        self.errors = errors
+        self.status = max((_status(e) for e in errors), default=422)
+
+
+def _status(e: IngestError) -> int:
+    if isinstance(e, TooLarge):
+        return 413
+    if isinstance(e, UnsupportedFormat):
+        return 415
+    if isinstance(e, UnsafeName):
+        return 400
+    return 422
+
+
+class UploadIngester:
+    def __init__(
+        self, store: EmbeddedStore, embedder: Embedder | None, settings: Settings, max_file_bytes: int
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.corpus = Corpus(store, embedder, settings)
+        self.folder = (Path(settings.index) / UPLOADS).resolve()
+        self.max_file_bytes = min(max_file_bytes, int(settings.ingest.max_file_mb * 1024 * 1024))
+
+    def check_names(self, names: list[str]) -> list[str]:
+        """Validate names before any byte is stored; raises ``UploadRejected`` listing every bad one."""
+        allowed = allowed_types(self.settings)
+        errors: list[IngestError] = []
+        clean: list[str] = []
+        for name in names:
+            try:
+                clean.append(safe_filename(name, allowed))
+            except IngestError as e:
+                errors.append(e)
+        dupes = {n for n in clean if clean.count(n) > 1}
+        errors.extend(UnsafeName("the same file name appears twice in one upload", n) for n in sorted(dupes))
+        if errors:
+            raise UploadRejected(errors, len(names))
+        return clean
+
+    def ingest(self, uploads: list[Upload]) -> list[UploadedDocument]:
+        names = self.check_names([u.name for u in uploads])
+        self.folder.mkdir(parents=True, exist_ok=True)
+        staging = self.folder / f".staging-{secrets.token_hex(8)}"
+        staging.mkdir()
+        try:
+            parsed = self._stage_and_parse(uploads, names, staging)
+            return self._commit(parsed, staging)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+
+    def _stage_and_parse(self, uploads: list[Upload], names: list[str], staging: Path) -> list[tuple[str, Document]]:
+        errors: list[IngestError] = []
+        parsed: list[tuple[str, Document]] = []
+        for upload, name in zip(uploads, names, strict=True):
+            path = staging / name
+            try:
+                self._copy_bounded(upload.data, path, name)
+                doc = load_document(path, self.settings.ingest)
+                if not self.corpus.chunker.chunk(doc):
+                    raise IngestError("no text to index after parsing", name)
+                parsed.append((name, doc))
+            except IngestError as e:
+                e.source = name  # never the server's staging path
+                errors.append(e)
+            except Exception as e:  # a parser bug: report it like bad input, keep the upload atomic
+                errors.append(IngestError(f"internal error while parsing ({type(e).__name__}: {str(e)[:160]})", name))
+        if errors:
+            raise UploadRejected(errors, len(uploads))
+        return parsed
+
+    def _copy_bounded(self, data: BinaryIO, path: Path, name: str) -> None:
+        written = 0
+        with path.open("wb") as out:
+            while block := data.read(1 << 20):
+                written += len(block)
+                if written > self.max_file_bytes:
+                    raise TooLarge(f"file too large (limit {self.max_file_bytes / 1048576:g} MB)", name)
+                out.write(block)
+
+    def _commit(self, parsed: list[tuple[str, Document]], staging: Path) -> list[UploadedDocument]:
+        results: list[UploadedDocument] = []
+        for name, doc in parsed:
+            final = self.folder / name
+            if final.resolve().parent != self.folder:  # belt and braces: safe_filename already ensures it
+                raise UnsafeName("file name resolves outside the uploads folder", name)
+            doc.source_uri = final.as_uri()
+            known = self.store.by_source(doc.source_uri) or self._by_id(doc.doc_id)
+            if known is not None and known.content_hash == doc.content_hash and known.parser == PARSER_VERSION:
+                results.append(UploadedDocument(name, known.doc_id, known.title, "unchanged", known.chunks))
+                continue
+            (staging / name).replace(final)
+            chunks = self.corpus.add_document(doc)
+            status = "replaced" if known is not None else "added"
+            results.append(UploadedDocument(name, doc.doc_id, doc.title, status, len(chunks), doc.warnings))
+        self.store.refresh()
+        return results
+
+    def _by_id(self, doc_id: str) -> DocSummary | None:
+        try:
+            found = self.store.find_document(doc_id)
+        except NotFound:
+            return None
+        return found if found.doc_id == doc_id else None
+
+    def remove_file(self, source_uri: str) -> bool:
+        """Delete the stored upload behind ``source_uri`` (documents ingested from elsewhere are left alone)."""
+        prefix = self.folder.as_uri() + "/"
+        if not source_uri.startswith(prefix):
+            return False
+        path = self.folder / Path(unquote(source_uri[len(prefix) :])).name
+        if path.is_file():
+            path.unlink()
+            return True
+        return False
