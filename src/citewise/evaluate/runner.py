@@ -1,0 +1,224 @@
+"""Run a question set through the assistant and record, per question, what retrieval ranked,
+what was answered or refused, which citations hit the references, the verification scores,
+figures caught, latency, and (optionally) the no-context baseline.
+
+Each question is asked once through ``Assistant.ask`` (its latency is the one reported), then
+searched again with ``k`` = 10 for the ranking measures; the query vector is memoised, so the
+second search costs no embedding."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from citewise.answer.base import Generator
+from citewise.answer.records import Answer
+from citewise.assistant import Assistant
+from citewise.evaluate.baseline import ReferenceJudge, run_baseline
+from citewise.evaluate.metrics import answer_match, dedupe, score_ranking
+from citewise.evaluate.questions import EvalQuestion
+from citewise.evaluate.records import CitedSentence, EvalRun, EvidenceView, QuestionResult
+from citewise.evaluate.summary import summarize
+from citewise.evaluate.targets import TargetResolver, Targets, resolve
+from citewise.index.base import Store
+from citewise.index.embedder import Embedder
+from citewise.progress import NullProgress, Progress
+from citewise.retrieve.hybrid import Retriever
+from citewise.retrieve.records import SearchResult
+from citewise.settings import Settings
+from citewise.textmatch import coverage
+from citewise.verify.numbers import unsupported_numbers
+
+RANK_K = 10
+
+
+class MemoEmbedder(Embedder):
+    """An embedder whose query vectors are kept, so a question searched twice is embedded once."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.dim = inner.dim
+        self._queries: dict[str, np.ndarray] = {}
+
+    def passages(self, texts: list[str]) -> np.ndarray:
+        return self.inner.passages(texts)
+
+    def query(self, text: str) -> np.ndarray:
+        if text not in self._queries:
+            if len(self._queries) > 256:
+                self._queries.clear()
+            self._queries[text] = self.inner.query(text)
+        return self._queries[text]
+
+
+def evidence_stats(result: SearchResult) -> tuple[float | None, float, bool, bool]:
+    """What the weak-evidence rule looks at: best cosine and best question coverage of the top
+    three found (not supporting) items, whether any is pinned, whether anything was searched."""
+    found = [e for e in result.evidence if not e.supporting]
+    if result.analysis.intent != "legal" or not found:
+        return None, 0.0, False, False
+    dense = [e.dense for e in found[:3] if e.dense is not None]
+    cov = max(coverage(result.analysis.question, f"{e.chunk.header} {e.text}") for e in found[:3])
+    return (max(dense) if dense else None), cov, any(e.pinned for e in found), True
+
+
+class Evaluator:
+    """Asks every question of a set; ``generator`` None is the settings' default (extractive)."""
+
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder | None,
+        settings: Settings,
+        generator: Generator | None = None,
+        baseline: Generator | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.embedder = MemoEmbedder(embedder) if embedder is not None else None
+        self.retriever = Retriever(store, self.embedder, settings.retrieve)
+        self.assistant = Assistant(self.retriever, generator, settings.answer, clock=clock)
+        self.baseline = baseline
+        self.clock = clock
+        self.targets = TargetResolver(store)
+        validator = self.assistant.validator
+        self.judge = ReferenceJudge(validator.scorer, validator.thresholds)
+        self._texts: dict[str, str] = {}
+        self.unresolved: set[str] = set()
+        """References that named nothing in the index (a set/corpus mismatch)."""
+
+    def run(self, questions: list[EvalQuestion], name: str = "", progress: Progress | None = None) -> EvalRun:
+        task = (progress or NullProgress()).task("questions", len(questions))
+        results: list[QuestionResult] = []
+        for q in questions:
+            results.append(self.evaluate(q))
+            task.advance()
+        meta = {
+            "set": name,
+            "questions": len(questions),
+            "generator": self.assistant.generator.name,
+            "baseline": self.baseline.name if self.baseline is not None else None,
+            "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "index": str(self.settings.index),
+            "thresholds": {
+                "weak_dense": dict(self.settings.retrieve.weak_dense),
+                "weak_coverage": dict(self.settings.retrieve.weak_coverage),
+                "support": {lang: self.assistant.validator.thresholds(lang)[0] for lang in ("en", "vi")},
+            },
+            "unresolved_references": sorted(self.unresolved),
+        }
+        return EvalRun(meta, results, summarize(results))
+
+    def evaluate(self, q: EvalQuestion) -> QuestionResult:
+        t0 = self.clock()
+        answer = self.assistant.ask(q.question)
+        latency = (self.clock() - t0) * 1000
+        search = self.retriever.search(q.question, k=RANK_K)
+        targets = resolve(self.targets, q.references)
+        self.unresolved |= {str(r) for r, spans in zip(q.references, targets.spans, strict=True) if not spans}
+        lang = q.lang or answer.lang
+        dense, cov, pinned, searched = evidence_stats(search)
+        ref_texts = self._reference_texts(targets)
+        sentences = self._sentences(answer, targets, ref_texts, lang)
+        cited: set[int] = set()
+        for s in answer.sentences:
+            for c in s.citations:
+                cited |= targets.hits(c.doc_id, c.char_start, c.char_end)
+        result = QuestionResult(
+            id=q.id,
+            question=q.question,
+            type=q.type,
+            lang=lang,
+            answerable=q.answerable,
+            expected=q.answer,
+            references=[str(r) for r in q.references],
+            resolved=targets.resolved,
+            refused=answer.refused,
+            reason=answer.reason,
+            weak=answer.refused and answer.reason.startswith("no answer in the sources"),
+            answer=answer.text,
+            generator=answer.generator,
+            confidence=answer.confidence,
+            verification=answer.verification,
+            latency_ms=round(latency, 2),
+            retrieval=self._ranking(search, targets) if q.answerable and targets.resolved else None,
+            best_dense=None if dense is None else round(dense, 4),
+            best_coverage=round(cov, 4),
+            pinned=pinned,
+            searched=searched,
+            sentences=sentences,
+            refs_cited=len(cited),
+            draft_figure_failures=sum("number" in a for a in answer.attempts),
+            answer_match=(answer_match(q.answer, answer.text) if not answer.refused else 0.0)
+            if q.answer is not None and q.answerable
+            else None,
+            timings={k: round(v, 2) for k, v in answer.timings.items()},
+            evidence=self._evidence(search, targets),
+        )
+        if self.baseline is not None:
+            result.baseline = run_baseline(
+                self.baseline, q.question, lang, ref_texts, q.answer if q.answerable else None, self.judge, self.clock
+            )
+        return result
+
+    def _ranking(self, search: SearchResult, targets: Targets) -> dict[str, float]:
+        items = [
+            (
+                (e.chunk.doc_id, e.chunk.label or e.chunk.chunk_id),
+                targets.hits(e.chunk.doc_id, e.char_start, e.char_end),
+            )
+            for e in search.evidence
+            if not e.supporting
+        ]
+        return {k: round(v, 4) for k, v in score_ranking(dedupe(items, RANK_K), targets.resolved).items()}
+
+    def _evidence(self, search: SearchResult, targets: Targets) -> list[EvidenceView]:
+        return [
+            EvidenceView(
+                ref=e.ref,
+                label=e.chunk.label,
+                doc_title=e.doc_title,
+                score=round(e.score, 4),
+                dense=None if e.dense is None else round(e.dense, 4),
+                pinned=e.pinned,
+                hits=sorted(targets.hits(e.chunk.doc_id, e.char_start, e.char_end)),
+                text=" ".join((e.text or e.chunk.body).split())[:300],
+            )
+            for e in search.evidence[:5]
+        ]
+
+    def _sentences(self, answer: Answer, targets: Targets, ref_texts: list[str], lang: str) -> list[CitedSentence]:
+        out = []
+        for s in answer.sentences:
+            support = self.judge.support(s.text, ref_texts) if ref_texts else 0.0
+            out.append(
+                CitedSentence(
+                    text=s.text,
+                    support=s.verdict.support,
+                    status=s.verdict.status,
+                    failed=list(s.verdict.failed),
+                    citations=[c.marker for c in s.citations],
+                    relevant=[bool(targets.hits(c.doc_id, c.char_start, c.char_end)) for c in s.citations],
+                    reference_support=round(support, 4) if ref_texts else None,
+                    reference_supported=support >= self.judge.thresholds(lang)[0] if ref_texts else None,
+                    figures_not_in_references=bool(unsupported_numbers(s.text, ref_texts)) if ref_texts else None,
+                )
+            )
+        return out
+
+    def _reference_texts(self, targets: Targets) -> list[str]:
+        """The text of each resolved reference (its first span; whole documents cut to 20,000 chars)."""
+        out = []
+        for spans in targets.spans:
+            if not spans:
+                continue
+            s = spans[0]
+            if s.doc_id not in self._texts:
+                self._texts[s.doc_id] = self.store.load_document(s.doc_id).text
+            out.append(self._texts[s.doc_id][s.char_start : min(s.char_end, s.char_start + 20_000)])
+        return out
