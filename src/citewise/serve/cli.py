@@ -17,7 +17,7 @@ from citewise.corpus import Corpus
 from citewise.errors import CitewiseError, NotFound
 from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import get_embedder
-from citewise.serve.engine import build_generator, open_store
+from citewise.serve.engine import Engine, open_store
 from citewise.serve.rich_progress import RichProgress
 from citewise.settings import Settings, load_settings
 from citewise.types import Document, Node
@@ -253,22 +253,17 @@ def ask(
     as_json: JsonOpt = False,
 ) -> None:
     """Answer with every sentence cited, or say that the sources hold no answer."""
-    from citewise.assistant import Assistant
-    from citewise.retrieve.hybrid import Retriever
-
     settings = _settings(index)
-    name = generator or settings.answer.generator
-    store = _store(settings)
     try:
-        retriever = Retriever(store, get_embedder(settings.store.embedder), settings.retrieve)
-        assistant = Assistant(
-            retriever, build_generator(settings, name), settings.answer, reports=settings.index / "reports"
-        )
-        answer = assistant.ask(question)
+        engine = Engine(settings)
+    except (CitewiseError, KeyError) as e:
+        raise _fail(e) from e
+    try:
+        answer = engine.ask(question, generator)
     except (CitewiseError, KeyError) as e:
         raise _fail(e) from e
     finally:
-        store.close()
+        engine.close()
     if as_json:
         _emit(answer.to_dict())
         return
@@ -317,6 +312,7 @@ def serve(
         f"citewise: serving index {settings.index} at http://{shown}:{config.port}/ ({auth}; API docs at /docs). "
         "Ctrl+C stops.",
         highlight=False,
+        soft_wrap=True,
     )
     uvicorn.run(application, host=config.host, port=config.port, log_level="warning")
 

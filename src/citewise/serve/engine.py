@@ -6,6 +6,7 @@ the API keeps it in a single worker thread."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citewise.index.embedded import EmbeddedStore
@@ -61,7 +62,10 @@ class Engine:
         name = generator or self.settings.answer.generator
         if name not in self._assistants:
             self._assistants[name] = Assistant(
-                self.retriever, build_generator(self.settings, name), self.settings.answer
+                self.retriever,
+                build_generator(self.settings, name),
+                self.settings.answer,
+                reports=Path(self.settings.index) / "reports",
             )
         return self._assistants[name]
 

@@ -11,6 +11,8 @@ const STRINGS = {
     reviewed: (s) => (s === "verified" ? "marked verified" : "flagged"),
     supported: "supported", partial: "partly supported", unsupported: "unsupported",
     partialAnswer: "Only the sentences the sources support are shown.",
+    flaggedAnswer: (v) => `Verification score ${v}: part of the draft answer was not supported by the sources.`,
+    refMismatch: (r, s) => `${r}: the context differs from ${s}`, refInvalid: (r) => `${r} is in none of the cited sources`,
     page: (a, b) => (b && b !== a ? `pages ${a}–${b}` : `page ${a}`), noPages: "no page numbers in this format",
     loading: "Loading the source…", provision: "provision", retrieval: "retrieval", generation: "generation", verification: "verification",
     total: "total", roundTrip: "round trip", confidence: "confidence",
@@ -31,6 +33,8 @@ const STRINGS = {
     reviewed: (s) => (s === "verified" ? "đã đánh dấu là đã kiểm chứng" : "đã gắn cờ"),
     supported: "có căn cứ", partial: "căn cứ một phần", unsupported: "không có căn cứ",
     partialAnswer: "Chỉ hiển thị các câu được tài liệu hỗ trợ.",
+    flaggedAnswer: (v) => `Điểm kiểm chứng ${v}: một phần bản nháp câu trả lời không được tài liệu hỗ trợ.`,
+    refMismatch: (r, s) => `${r}: ngữ cảnh khác với ${s}`, refInvalid: (r) => `${r} không có trong tài liệu được trích dẫn`,
     page: (a, b) => (b && b !== a ? `trang ${a}–${b}` : `trang ${a}`), noPages: "định dạng này không có số trang",
     loading: "Đang tải tài liệu nguồn…", provision: "điều khoản", retrieval: "truy xuất", generation: "sinh câu trả lời",
     verification: "kiểm chứng", total: "tổng", roundTrip: "khứ hồi", confidence: "độ tin cậy",
@@ -151,7 +155,8 @@ function renderAnswer(answer) {
     refusal.append(answer.text, el("span", { class: "verdict", text: ` (${t("reason")}: ${answer.reason})` }));
   }
   const warning = $("#warning");
-  const warn = [answer.warning, answer.partial ? t("partialAnswer") : ""].filter(Boolean).join(" ");
+  const flagged = answer.flagged ? t("flaggedAnswer", (answer.verification ?? 0).toFixed(2)) : "";
+  const warn = [answer.warning, flagged, answer.partial ? t("partialAnswer") : ""].filter(Boolean).join(" ");
   warning.hidden = !warn;
   warning.textContent = warn;
 
@@ -167,6 +172,11 @@ function renderAnswer(answer) {
       button.title = `${c.doc_title} — ${c.label}`;
       button.addEventListener("click", () => openSource(n));
       span.append(el("sup", {}, button));
+    }
+    for (const check of sentence.verdict.references || []) {
+      if (check.status === "valid") continue;
+      const why = check.status === "mismatch" ? t("refMismatch", check.raw, check.source) : t("refInvalid", check.raw);
+      span.append(" ", el("span", { class: "refcheck", text: `⚠ ${why}` }));
     }
     text.append(span, " ");
   }
