@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
 _VI_ONLY = set("ăâđêôơưĂÂĐÊÔƠƯ")
 _WORD = re.compile(r"[^\W\d_]+")
@@ -81,12 +80,20 @@ def nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-@lru_cache(maxsize=4096)
 def _fold_char(ch: str) -> str:
     if ch in "đĐ":
         return "d" if ch == "đ" else "D"
     decomposed = unicodedata.normalize("NFD", ch)
     return decomposed[0] if decomposed else ch
+
+
+# Latin letters with diacritics (Latin-1, Extended-A/B, IPA, Extended Additional, where every
+# Vietnamese letter lives): one base letter each. Characters outside the table are kept as they are.
+_FOLD = {
+    code: folded
+    for code in [*range(0x80, 0x300), *range(0x1E00, 0x1F00)]
+    if (folded := _fold_char(chr(code))) != chr(code)
+}
 
 
 def fold(text: str) -> str:
@@ -97,7 +104,7 @@ def fold(text: str) -> str:
     """
     if text.isascii():
         return text
-    return "".join(_fold_char(c) if not c.isascii() else c for c in text)
+    return text.translate(_FOLD)
 
 
 def detect_language(text: str, sample: int = 20000) -> str:
