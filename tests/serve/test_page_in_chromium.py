@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,14 +45,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(sample_index: Path, embedder: Embedder, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextmanager
+def running(index: Path, embedder: Embedder, token: str | None = None) -> Iterator[str]:
+    """A real uvicorn server on a free localhost port, in a thread; yields its base address."""
     import uvicorn
 
-    index = tmp_path_factory.mktemp("browser") / "index"
-    shutil.copytree(sample_index, index)
     port = free_port()
-    app = create_app(Settings(index=index), ServeSettings(token=None, port=port), embedder=embedder)
+    app = create_app(Settings(index=index), ServeSettings(token=token, port=port), embedder=embedder)
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -60,9 +60,24 @@ def server(sample_index: Path, embedder: Embedder, tmp_path_factory: pytest.Temp
         if not thread.is_alive() or time.monotonic() > deadline:
             pytest.fail("uvicorn did not start")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def index(sample_index: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("browser") / "index"
+    shutil.copytree(sample_index, folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server(index: Path, embedder: Embedder) -> Iterator[str]:
+    with running(index, embedder) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -178,3 +193,30 @@ def test_documents_tab_uploads_and_reports_errors(page: Any, tmp_path: Path) -> 
     page.click("#tab-log")
     page.wait_for_selector("#log tbody tr[data-answer]")
     assert page.locator("#log tbody tr[data-answer]").count() >= 1
+
+
+def test_api_docs_page_reads_the_schema_offline(page: Any, server: str) -> None:
+    page.goto(server + "/docs")
+    routes = page.locator("#routes section.route")
+    expect(routes.filter(has_text="/documents/{doc_id}/source")).to_have_count(1)
+    assert routes.count() >= 10
+    ask_route = routes.filter(has=page.locator("code", has_text="/ask")).first
+    assert "question" in ask_route.inner_text() and "POST" in ask_route.inner_text()
+
+
+def test_page_asks_for_the_token_when_the_server_needs_one(browser: Any, index: Path, embedder: Embedder) -> None:
+    with running(index, embedder, token="page-token") as base:
+        context = browser.new_context(locale="en-US")
+        page = context.new_page()
+        page.goto(base + "/")
+        expect(page.locator("#token-form")).to_be_visible()
+        expect(page.locator("#status")).to_have_text("This server needs an API token.")
+        page.fill("#question", "How many days do I have to notify Harbourview of damage to my home?")
+        page.click("#ask")
+        expect(page.locator("#status")).to_have_text("Error: missing bearer token")
+        page.fill("#token", "page-token")
+        page.click("#token-form button[type=submit]")
+        expect(page.locator("#token-form")).to_be_hidden()
+        page.click("#ask")
+        expect(page.locator("#answer-text sup .cite").first).to_be_visible()
+        context.close()
