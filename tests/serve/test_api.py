@@ -41,10 +41,10 @@ def test_page_docs_and_health_are_served_offline(client: TestClient) -> None:
     health = client.get("/healthz").json()
     assert health == {"status": "ok", "documents": 7, "auth": False}
     page = client.get("/")
-    assert page.status_code == 200 and '<script src="/static/app.js"' in page.text
+    assert page.status_code == 200 and '<script type="module" src="/static/app.js"' in page.text
     csp = page.headers["content-security-policy"]
     assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
-    for asset in ("app.js", "style.css", "docs.js", "docs.css"):
+    for asset in ("app.js", "i18n.js", "style.css", "docs.js", "docs.css"):
         assert client.get(f"/static/{asset}").status_code == 200
     for f in WEB.iterdir():  # no CDN, no remote font, no external script anywhere in the page
         text = f.read_text(encoding="utf-8")

@@ -1,58 +1,9 @@
 // citewise page: ask, read the cited answer, open each citation at its span in the source.
 // Plain DOM code, no dependencies; every text from the server is set with textContent.
-"use strict";
+import { STRINGS, VI_LETTERS } from "./i18n.js";
 
-const STRINGS = {
-  en: {
-    tabAsk: "Ask", tabDocuments: "Documents", tabLog: "Log", apiDocs: "API", token: "API token", save: "Save",
-    question: "Question", placeholder: "Ask about the documents, in English or Vietnamese", ask: "Ask",
-    asking: "Looking for the answer…", references: "Sources", review: "Review this answer:",
-    verified: "Verified", flagged: "Flag", note: "note (optional)", reason: "Reason",
-    reviewed: (s) => (s === "verified" ? "marked verified" : "flagged"),
-    supported: "supported", partial: "partly supported", unsupported: "unsupported",
-    partialAnswer: "Only the sentences the sources support are shown.",
-    flaggedAnswer: (v) => `Verification score ${v}: part of the draft answer was not supported by the sources.`,
-    refMismatch: (r, s) => `${r}: the context differs from ${s}`, refInvalid: (r) => `${r} is in none of the cited sources`,
-    page: (a, b) => (b && b !== a ? `pages ${a}–${b}` : `page ${a}`), noPages: "no page numbers in this format",
-    loading: "Loading the source…", provision: "provision", retrieval: "retrieval", generation: "generation", verification: "verification",
-    total: "total", roundTrip: "round trip", confidence: "confidence",
-    uploadLabel: "Add documents (PDF, DOCX, HTML, Markdown, text)", upload: "Upload", uploading: "Indexing…",
-    uploaded: (n) => `${n} file(s) processed`, added: "added", replaced: "replaced", unchanged: "already indexed",
-    chunks: "chunks", remove: "Remove", confirmRemove: (t) => `Remove “${t}” from the index?`,
-    removed: (t) => `Removed ${t}`, noDocuments: "No documents yet: upload some above.",
-    colTitle: "Title", colType: "Type", colNumber: "Number", colLang: "Lang", colProvisions: "Provisions",
-    colChunks: "Chunks", colStatus: "Status", colTime: "Time", colOutcome: "Outcome", colConfidence: "Confidence",
-    colMs: "ms", colReview: "Review", outcomeAnswered: "answered", outcomeRefused: "refused",
-    outcomeLow: "low confidence", error: (m) => `Error: ${m}`, needToken: "This server needs an API token.",
-  },
-  vi: {
-    tabAsk: "Hỏi", tabDocuments: "Tài liệu", tabLog: "Nhật ký", apiDocs: "API", token: "Mã truy cập API", save: "Lưu",
-    question: "Câu hỏi", placeholder: "Đặt câu hỏi về các tài liệu, bằng tiếng Việt hoặc tiếng Anh", ask: "Hỏi",
-    asking: "Đang tìm câu trả lời…", references: "Nguồn trích dẫn", review: "Đánh giá câu trả lời:",
-    verified: "Đã kiểm chứng", flagged: "Gắn cờ", note: "ghi chú (không bắt buộc)", reason: "Lý do",
-    reviewed: (s) => (s === "verified" ? "đã đánh dấu là đã kiểm chứng" : "đã gắn cờ"),
-    supported: "có căn cứ", partial: "căn cứ một phần", unsupported: "không có căn cứ",
-    partialAnswer: "Chỉ hiển thị các câu được tài liệu hỗ trợ.",
-    flaggedAnswer: (v) => `Điểm kiểm chứng ${v}: một phần bản nháp câu trả lời không được tài liệu hỗ trợ.`,
-    refMismatch: (r, s) => `${r}: ngữ cảnh khác với ${s}`, refInvalid: (r) => `${r} không có trong tài liệu được trích dẫn`,
-    page: (a, b) => (b && b !== a ? `trang ${a}–${b}` : `trang ${a}`), noPages: "định dạng này không có số trang",
-    loading: "Đang tải tài liệu nguồn…", provision: "điều khoản", retrieval: "truy xuất", generation: "sinh câu trả lời",
-    verification: "kiểm chứng", total: "tổng", roundTrip: "khứ hồi", confidence: "độ tin cậy",
-    uploadLabel: "Thêm tài liệu (PDF, DOCX, HTML, Markdown, văn bản)", upload: "Tải lên", uploading: "Đang lập chỉ mục…",
-    uploaded: (n) => `Đã xử lý ${n} tệp`, added: "đã thêm", replaced: "đã thay thế", unchanged: "đã có trong chỉ mục",
-    chunks: "đoạn", remove: "Xóa", confirmRemove: (t) => `Xóa “${t}” khỏi chỉ mục?`,
-    removed: (t) => `Đã xóa ${t}`, noDocuments: "Chưa có tài liệu: hãy tải lên ở trên.",
-    colTitle: "Tiêu đề", colType: "Loại", colNumber: "Số hiệu", colLang: "Ngôn ngữ", colProvisions: "Điều khoản",
-    colChunks: "Đoạn", colStatus: "Trạng thái", colTime: "Thời gian", colOutcome: "Kết quả",
-    colConfidence: "Độ tin cậy", colMs: "ms", colReview: "Đánh giá", outcomeAnswered: "đã trả lời",
-    outcomeRefused: "từ chối", outcomeLow: "độ tin cậy thấp", error: (m) => `Lỗi: ${m}`,
-    needToken: "Máy chủ này yêu cầu mã truy cập API.",
-  },
-};
-
-const VI_LETTERS = /[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]/i;
 let lang = (navigator.language || "en").toLowerCase().startsWith("vi") ? "vi" : "en";
-const state = { answer: null, refs: [], sources: new Map(), started: 0, roundTrip: 0 };
+const state = { answer: null, refs: [], sources: new Map(), roundTrip: 0 };
 
 const $ = (sel) => document.querySelector(sel);
 
