@@ -51,7 +51,7 @@ def running(index: Path, embedder: Embedder, token: str | None = None) -> Iterat
     import uvicorn
 
     port = free_port()
-    app = create_app(Settings(index=index), ServeSettings(token=token, port=port), embedder=embedder)
+    app = create_app(Settings(index=index), ServeSettings(token=token, port=port, rate_burst=200), embedder=embedder)
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
