@@ -1,1 +1,1 @@
-"""User-facing surfaces: the CLI (and later the HTTP API and web page)."""
+"""User-facing surfaces: the CLI, the HTTP API (``api``) and the web page it serves (``web/``)."""
