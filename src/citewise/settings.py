@@ -61,6 +61,9 @@ class RetrieveSettings(_Section):
     """Search only the documents the question names (instead of boosting them)."""
     pin: bool = True
     """Put the provisions the question names first."""
+    max_pinned_chunks: int = 2
+    """Chunks pinned per named provision, the best-ranked first: naming a whole division ("Rule 6.6",
+    "Chương II") must not fill the results with its every chunk (ObliQA: up to 14)."""
     rerank: bool = False
     """Citation-aware rerank (exact reference, context similarity, proximity)."""
     rerank_weight: float = 0.3

@@ -116,3 +116,12 @@ def test_minmax_and_rrf_fusion_both_rank_the_answer(retriever: Retriever) -> Non
     for fusion in ("minmax", "rrf"):
         r = Retriever(retriever.store, retriever.embedder, RetrieveSettings(fusion=fusion))
         assert "Section 4.2" in [label for _, label in top(r, q, k=3)], fusion
+
+
+def test_naming_a_whole_division_pins_only_its_best_ranked_chunks(retriever: Retriever) -> None:
+    # Chương II of the home rules spans 5 chunks; the search decides which two come first
+    result = retriever.search("Chương II Quy tắc 125/2024/QĐ-SH: mức khấu trừ mỗi vụ tổn thất", k=8)
+    pinned = [e for e in result.evidence if e.pinned]
+    assert 1 <= len(pinned) <= 2, [e.chunk.label for e in pinned]
+    assert result.evidence[0].pinned
+    assert all(e.doc_title == "QUY TẮC BẢO HIỂM NHÀ Ở TƯ NHÂN" for e in pinned)

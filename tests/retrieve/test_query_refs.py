@@ -81,3 +81,16 @@ def test_language_and_intent(question: str, lang: str, intent: str) -> None:
 def test_reference_named_as_a_condition_is_a_mention(question: str, mention: bool) -> None:
     refs, _ = extract_references(question)
     assert refs and refs[0].mention is mention, refs
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "In the context of Rule 2.6.4(i), what must an Authorised Person document?",
+        "Considering Rule 11.7.1 prohibits the practice, how should a firm handle complaints?",
+        "As per Rule 10.2.7, what records must be kept?",
+    ],
+)
+def test_english_background_references_are_mentions(question: str) -> None:
+    refs, _ = extract_references(question)
+    assert refs[0].mention, refs

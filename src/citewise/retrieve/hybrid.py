@@ -147,8 +147,11 @@ class Retriever:
             chosen.append(max(ranked, key=lambda x: x[0]))
         chosen.sort(key=lambda x: -x[0])
         pins: list[tuple[str, int]] = []
+        cap = max(1, self.settings.max_pinned_chunks)
         for _, keys, node, ref in chosen:
-            for key in keys:
+            # a provision longer than the cap: the chunks of it the search ranks best
+            keep = keys if len(keys) <= cap else sorted(keys, key=lambda key: -fused.get(key, -1.0))[:cap]
+            for key in keep:
                 if key not in pins:
                     pins.append(key)
                     reasons.setdefault(key, []).append(f"pinned: {node.label} named in the question ({ref.raw})")

@@ -230,15 +230,19 @@ def extract_references(question: str) -> tuple[list[QueryRef], list[DocHint]]:
     return out, others
 
 
-# "<something> quy định tại [các] Điều 5", "nêu tại khoản 2", "the data referred to in Article 9(1)";
-# but not "Theo quy định tại Điều 5, ..." (the provision asked about).
+# "<something> quy định tại [các] Điều 5", "nêu tại khoản 2", "the data referred to in Article 9(1)",
+# "In the context of Rule 2.6.4, ...", "considering Rule 11.7.1 prohibits ..." (ObliQA questions
+# phrased so cite a rule as background and ask about another passage); but not "Theo quy định tại
+# Điều 5, ..." (the provision asked about).
 _MENTION_VI = re.compile(
     r"(?<!theo )(?:quy dinh|neu|ghi|liet ke|huong dan|xac dinh|danh muc)\s+(?:tai|o)"
     r"(?:\s+(?:cac|mot trong cac))?(?:\s+(?:diem|khoan)\s+\S+)*\s*$"
 )
 _MENTION_EN = re.compile(
-    r"\b(?:referred to|mentioned|set out|laid down|specified|provided for|defined|listed|described)"
-    r"\s+(?:in|under)(?:\s+(?:paragraph|point|points)\s+\S+\s+of)?\s*$"
+    r"(?:\b(?:referred to|mentioned|set out|laid down|specified|provided for|defined|listed|described)"
+    r"\s+(?:in|under)|\bin the context of|\bconsidering(?: that)?|\bin light of|\bwith reference to"
+    r"|\bas per|\bgiven that)(?:\s+(?:the\s+)?(?:requirements?|provisions?|obligations?)\s+(?:of|in|under))?"
+    r"(?:\s+(?:paragraph|point|points)\s+\S+\s+of)?\s*$"
 )
 
 
