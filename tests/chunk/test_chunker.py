@@ -97,3 +97,26 @@ def test_sentence_splitter_keeps_abbreviations_and_numbers() -> None:
         "No. 5 applies.",
         "1. A new line starts.",
     ]
+
+
+def test_division_with_a_provision_of_its_own_is_a_unit(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A rule with sub-rules whose own text is one short sentence (ObliQA 7/6.2.1-style records)
+    is indexed; a bare division heading is not repeated as its own chunk."""
+    import json
+
+    from citewise.ingest.jsonl_importer import import_jsonl
+
+    records = [
+        {"doc": "7", "id": "6", "text": "Financial reporting"},
+        {"doc": "7", "id": "6.2", "text": "Each Authorised Person must prepare financial statements for each year."},
+        {"doc": "7", "id": "6.2.1", "text": "The statements must be audited by an auditor approved by the Regulator."},
+        {"doc": "7", "id": "6.2.2", "text": "The audited statements must be filed within four months of year end."},
+    ]
+    path = tmp_path / "rules.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records), encoding="utf-8")
+    doc = next(import_jsonl(path))
+    chunks = Chunker().chunk(doc)
+    indexed = " ".join(c.body for c in chunks)
+    for r in records[1:]:
+        assert r["text"] in indexed, r["id"]
+    assert not any(c.body.strip() == "Financial reporting" for c in chunks)

@@ -62,7 +62,7 @@ class Chunker:
             end = first_div_child.get(n.node_id, n.char_end)
             end = _rstrip(doc.text, n.char_start, end)
             own = doc.text[n.char_start : end]
-            if n.node_id in first_div_child and (own.count("\n") < 2 and len(own) < 200):
+            if n.node_id in first_div_child and _heading_only(own):
                 continue  # only the division's heading: carried by its children's headers
             if end > n.char_start:
                 out.append((n, n.char_start, end))
@@ -230,3 +230,14 @@ def _lstrip(text: str, start: int, end: int) -> int:
 
 def chunk_document(doc: Document, settings: ChunkSettings | None = None) -> list[Chunk]:
     return Chunker(settings).chunk(doc)
+
+
+def _heading_only(own: str) -> bool:
+    """A division's own text that is just its heading ("Chương I\nQUY ĐỊNH CHUNG", "Rule 6.6
+    Complaints"), not a provision of its own ("7/6.2.1 Each Authorised Person must prepare financial
+    statements for each financial year."), which must be a unit or its text is in no chunk."""
+    text = own.strip()
+    if text.count("\n") >= 2 or len(text) >= 200:
+        return False
+    last = text.rsplit("\n", 1)[-1].strip()
+    return not (last.endswith((".", ";", "!", "?")) and len(last.split()) >= 6)
