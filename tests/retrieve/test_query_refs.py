@@ -94,3 +94,21 @@ def test_reference_named_as_a_condition_is_a_mention(question: str, mention: boo
 def test_english_background_references_are_mentions(question: str) -> None:
     refs, _ = extract_references(question)
     assert refs[0].mention, refs
+
+
+@pytest.mark.parametrize(
+    ("question", "mention"),
+    [
+        ("In reference to Rule 3.7.3(g), how are foreign exchange losses treated?", True),
+        ("What reporting deadlines apply as stipulated by GEN Rule 6.6 for fund managers?", True),
+        (
+            "lực lượng chuyên trách đánh giá điều kiện an ninh mạng theo quy định tại Điều 12 của Luật An ninh mạng?",
+            True,
+        ),
+        ("Theo quy định tại Điều 12 Luật An ninh mạng, điều kiện an ninh mạng gồm những gì?", False),
+        ("Under Article 6 GDPR, when is processing lawful?", False),
+    ],
+)
+def test_background_reference_phrasings(question: str, mention: bool) -> None:
+    refs, _ = extract_references(question)
+    assert refs[0].mention is mention, refs

@@ -232,23 +232,29 @@ def extract_references(question: str) -> tuple[list[QueryRef], list[DocHint]]:
 
 # "<something> quy định tại [các] Điều 5", "nêu tại khoản 2", "the data referred to in Article 9(1)",
 # "In the context of Rule 2.6.4, ...", "considering Rule 11.7.1 prohibits ..." (ObliQA questions
-# phrased so cite a rule as background and ask about another passage); but not "Theo quy định tại
-# Điều 5, ..." (the provision asked about).
+# phrased so cite a rule as background and ask about another passage), "... đánh giá theo quy định
+# tại Điều 12 của Luật An ninh mạng?"; but not "Theo quy định tại Điều 5, ..." at the start of the
+# question (the provision asked about).
 _MENTION_VI = re.compile(
-    r"(?<!theo )(?:quy dinh|neu|ghi|liet ke|huong dan|xac dinh|danh muc)\s+(?:tai|o)"
+    r"(?:quy dinh|neu|ghi|liet ke|huong dan|xac dinh|danh muc)\s+(?:tai|o)"
     r"(?:\s+(?:cac|mot trong cac))?(?:\s+(?:diem|khoan)\s+\S+)*\s*$"
 )
 _MENTION_EN = re.compile(
     r"(?:\b(?:referred to|mentioned|set out|laid down|specified|provided for|defined|listed|described)"
     r"\s+(?:in|under)|\bin the context of|\bconsidering(?: that)?|\bin light of|\bwith reference to"
-    r"|\bas per|\bgiven that)(?:\s+(?:the\s+)?(?:requirements?|provisions?|obligations?)\s+(?:of|in|under))?"
-    r"(?:\s+(?:paragraph|point|points)\s+\S+\s+of)?\s*$"
+    r"|\bas per|\bgiven that|\bin reference to|\bas (?:stipulated|required|prescribed|outlined|set forth)"
+    r"(?:\s+(?:by|in|under))?)(?:\s+(?:the\s+)?(?:requirements?|provisions?|obligations?)\s+(?:of|in|under))?"
+    r"(?:\s+(?:paragraph|point|points)\s+\S+\s+of)?(?:\s+(?:the\s+)?[a-z]{2,5})?\s*$"
 )
 
 
 def is_mention(before: str) -> bool:
     """Whether a reference preceded by ``before`` is a condition inside the question rather than
     the provision the question asks about."""
-    tail = fold(before[-60:]).lower().rstrip()
-    tail = re.sub(r"\s+", " ", tail)
+    tail = re.sub(r"\s+", " ", fold(before[-60:]).lower().rstrip())
+    if _QUESTION_START.fullmatch(re.sub(r"\s+", " ", fold(before).lower().strip())):
+        return False  # "Theo quy định tại Điều 5, ...", "Under Article 6, ...": the provision asked about
     return bool(_MENTION_VI.search(tail) or _MENTION_EN.search(tail))
+
+
+_QUESTION_START = re.compile(r"(?:(?:theo|trong|tai|under|according to|in|per)\s+)?(?:quy dinh tai\s*)?")
