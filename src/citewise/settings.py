@@ -52,9 +52,10 @@ class RetrieveSettings(_Section):
     """How the rankers' lists are fused: ``minmax`` (per-ranker min-max normalised scores, weighted
     sum) or ``rrf`` (reciprocal rank fusion). Measured side by side in docs/benchmarks.md."""
     rrf_k: int = 60
-    weights: dict[str, float] = Field(default_factory=lambda: {"lexical": 1.0, "dense": 1.0})
-    """Per-ranker weights of the fusion (measured per method in docs/benchmarks.md; for ``rrf`` use
-    lexical 1.5 / dense 1)."""
+    weights: dict[str, float] = Field(default_factory=lambda: {"lexical": 1.0, "dense": 0.75})
+    """Per-ranker weights of the fusion. ``minmax`` lexical 1 / dense 0.75 measured best or within
+    0.002 of the best Hit@1 on ALQAC 2022 (0.923) and the ObliQA subset (0.615), see
+    docs/benchmarks.md; for ``rrf`` use lexical 1.5 / dense 1."""
     doc_boost: float = 2.0
     """Multiplier of the fused score of chunks in a document the question names."""
     restrict_to_named: bool = False
