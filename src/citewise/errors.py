@@ -11,7 +11,12 @@ CitewiseError
 ├── StoreError              the index cannot be opened or written
 │   ├── SchemaError         the index was written by a newer citewise
 │   └── NotFound            no document/provision with that id or label (also a KeyError)
-└── MissingDependency       an optional extra is not installed (also an ImportError)
+├── MissingDependency       an optional extra is not installed (also an ImportError)
+├── QuestionSetError        an evaluation question set cannot be read (evaluate/questions.py; also a ValueError)
+├── PairsFileError          a claim/source pairs file cannot be read (verify/pairs.py)
+└── UnknownScorerError      no support scorer by that name (verify/scorer.py; also a KeyError)
+
+The last three are defined next to the code that raises them.
 """
 
 from __future__ import annotations
