@@ -17,7 +17,7 @@ from citewise.retrieve.records import QueryAnalysis, SearchResult
 from citewise.serve.cli import app
 from citewise.verify.cues import cues
 from citewise.verify.features import FEATURES, pair_features
-from citewise.verify.references import check_references, render_references
+from citewise.verify.references import check_references, render_references, short_name
 from citewise.verify.report import build_report, write_report
 from citewise.verify.scorer import LexicalScorer, TrainedScorer, UnknownScorerError, get_scorer
 from citewise.verify.validator import Validator
@@ -211,3 +211,23 @@ def test_real_dev_pairs_are_separated(scorer: TrainedScorer, dataset: str, least
     # train and dev never share a group
     train_groups = {p.group for p in load_pairs(SHARED, [dataset]) if p.split == "train"}
     assert not train_groups & {p.group for p in pairs}
+
+
+@pytest.mark.parametrize(
+    ("title", "short"),
+    [
+        (
+            "Thông tư số 21/2024/TT-HHBH quy định về bảo vệ dữ liệu cá nhân của khách hàng bảo hiểm",
+            "Thông tư 21/2024/TT-HHBH",
+        ),
+        ("Regulation (EU) 2016/679 of the European Parliament and of the Council", "Regulation (EU) 2016/679"),
+        ("Luật Kinh doanh bảo hiểm 08/2022/QH15", "Luật Kinh doanh bảo hiểm 08/2022/QH15"),
+        ("QUY TẮC BẢO HIỂM NHÀ Ở TƯ NHÂN", "QUY TẮC BẢO HIỂM NHÀ Ở TƯ NHÂN"),
+        (
+            "Bluewave Travel Insurance — Terms and Conditions for every trip abroad",
+            "Bluewave Travel Insurance — Terms and C…",
+        ),
+    ],
+)
+def test_reference_brackets_name_the_document_briefly(title: str, short: str) -> None:
+    assert short_name(title) == short

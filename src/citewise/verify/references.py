@@ -26,6 +26,23 @@ def _context(text: str, start: int, end: int, chars: int = CONTEXT_CHARS) -> str
     return text[max(0, start - chars) : start] + " " + text[end : end + chars]
 
 
+_NUMBER = re.compile(r"\(?\b\d+/\d{2,4}(?:/[^\s,;)]+)?")
+
+
+def short_name(title: str, limit: int = 40) -> str:
+    """A document as a bracket in a sentence can carry it: its type and number where the title has a
+    number ("Thông tư số 21/2024/TT-HHBH quy định về ..." -> "Thông tư 21/2024/TT-HHBH", "Regulation
+    (FR) 2024/17 of ..." -> "Regulation (FR) 2024/17"), else the title, shortened."""
+    title = " ".join(title.split())
+    m = _NUMBER.search(title)
+    if m is not None:
+        head = [w for w in title[: m.start()].split() if w.lower() not in ("số", "no.", "no")]
+        kind = " ".join(head) if len(" ".join(head)) <= 30 else ""
+        prefix = title[m.start() - 1 : m.start()] if m.start() and title[m.start() - 1] == "(" else ""
+        return f"{kind} {prefix}{m.group(0)}".strip()
+    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
+
+
 def check_references(sentence: str, cited: list[Fragment], threshold: float = 0.5) -> list[ReferenceCheck]:
     """One check per reference the sentence names, in order."""
     out: list[ReferenceCheck] = []
@@ -46,7 +63,7 @@ def check_references(sentence: str, cited: list[Fragment], threshold: float = 0.
                     continue
                 ctx = coverage(around, _context(f.text, m.start(), m.end())) if around.strip() else 1.0
             status = "valid" if ctx >= threshold else "mismatch"
-            cand = ReferenceCheck(ref.raw, status, title, round(ctx, 3))
+            cand = ReferenceCheck(ref.raw, status, short_name(title), round(ctx, 3))
             if best is None or cand.context > best.context:
                 best = cand
         out.append(best or ReferenceCheck(ref.raw, "invalid"))
