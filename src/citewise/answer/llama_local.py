@@ -40,9 +40,9 @@ class LlamaCppGenerator(Generator):
     def fit(self, question: str, fragments: list[Fragment], lang: str, strict: bool) -> list[dict[str, str]]:
         """The prompt, cut to the context window: fewer fragments, then shorter ones."""
         budget = self.settings.n_ctx - self.settings.max_tokens - 64
-        frags, limit = list(fragments), 1800
+        frags, limit = list(fragments[: max(1, self.settings.fragments)]), self.settings.fragment_chars
         while True:
-            msgs = messages(question, frags, lang, strict, self.max_sentences, limit)
+            msgs = messages(question, frags, lang, strict, self.max_sentences, limit, focused=True)
             used = len(self.llm.tokenize("\n".join(m["content"] for m in msgs).encode("utf-8"), add_bos=True))
             if used <= budget:
                 return msgs

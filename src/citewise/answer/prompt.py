@@ -12,6 +12,7 @@ from typing import Any
 
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
 from citewise.chunk.sentences import sentence_spans
+from citewise.textmatch import coverage
 from citewise.verify.markers import split_markers
 
 SCHEMA: dict[str, Any] = {
@@ -61,23 +62,61 @@ _STRICT = {
 }
 
 
-def render_fragments(fragments: list[Fragment], limit_chars: int = 1800) -> str:
+def focus(text: str, question: str, limit_chars: int) -> str:
+    """``text`` cut to ``limit_chars``: its first sentence (the provision's heading or lead-in) and the
+    sentences that cover most of the question, in document order, gaps marked "…". Every kept
+    sentence is verbatim, so what the model quotes is still in the cited fragment."""
+    if len(text) <= limit_chars:
+        return text
+    spans = sentence_spans(text) or [(0, len(text))]
+    ranked = sorted(range(1, len(spans)), key=lambda i: -coverage(question, text[spans[i][0] : spans[i][1]]))
+    keep, used = {0}, spans[0][1] - spans[0][0]
+    for i in ranked:
+        size = spans[i][1] - spans[i][0]
+        if used + size > limit_chars:
+            continue
+        keep.add(i)
+        used += size
+    if keep == {0} and ranked:
+        keep.add(ranked[0])  # the best sentence even when it alone is over the limit (cut below)
+    parts: list[str] = []
+    for i in sorted(keep):
+        if parts and i - 1 not in keep:
+            parts.append("…")
+        parts.append(text[spans[i][0] : spans[i][1]].strip())
+    if len(spans) - 1 not in keep:
+        parts.append("…")
+    return "\n".join(parts)[: limit_chars + 200]
+
+
+def render_fragments(fragments: list[Fragment], limit_chars: int = 1800, question: str = "") -> str:
     blocks = []
     for f in fragments:
         c = f.evidence.chunk
         pages = f" (p. {c.page_start})" if c.page_start else ""
-        text = f.text if len(f.text) <= limit_chars else f.text[:limit_chars] + " …"
+        if question:
+            text = focus(f.text, question, limit_chars)
+        else:
+            text = f.text if len(f.text) <= limit_chars else f.text[:limit_chars] + " …"
         blocks.append(f"[{f.short}] {f.evidence.doc_title} — {c.label}{pages}\n{text}")
     return "\n\n".join(blocks)
 
 
 def messages(
-    question: str, fragments: list[Fragment], lang: str, strict: bool, max_sentences: int, limit_chars: int = 1800
+    question: str,
+    fragments: list[Fragment],
+    lang: str,
+    strict: bool,
+    max_sentences: int,
+    limit_chars: int = 1800,
+    focused: bool = False,
 ) -> list[dict[str, str]]:
+    """``focused``: each fragment cut to the sentences that answer the question (small local models,
+    whose time grows with the prompt); otherwise fragments are cut at ``limit_chars``."""
     system = _RULES[lang].format(n=max_sentences)
     if strict:
         system += "\n" + _STRICT[lang]
-    user = f"{render_fragments(fragments, limit_chars)}\n\nQuestion: {question}"
+    user = f"{render_fragments(fragments, limit_chars, question if focused else '')}\n\nQuestion: {question}"
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 

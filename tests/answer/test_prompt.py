@@ -1,0 +1,56 @@
+"""The fragments a small local model sees: cut to the sentences that answer the question, verbatim."""
+
+from __future__ import annotations
+
+from citewise.answer.prompt import focus, messages
+from citewise.answer.records import Fragment
+from citewise.retrieve.records import Evidence
+from citewise.types import Chunk
+
+ARTICLE = (
+    "Điều 12. Thời hạn giải quyết bồi thường\n"
+    "1. Công ty giải quyết và thanh toán bồi thường trong thời hạn 15 ngày làm việc kể từ ngày nhận được "
+    "đầy đủ hồ sơ bồi thường hợp lệ.\n"
+    "2. Trường hợp từ chối bồi thường một phần hoặc toàn bộ, Công ty phải thông báo bằng văn bản và nêu rõ lý do.\n"
+    "3. Đối với tổn thất ước tính từ 100.000.000 đồng trở lên, Công ty tạm ứng 50% số tiền bồi thường ước tính.\n"
+    "4. Trường hợp chậm thanh toán bồi thường, Công ty trả thêm tiền lãi trên số tiền chậm trả."
+)
+
+
+def test_focus_keeps_the_heading_and_the_answering_sentences_verbatim() -> None:
+    out = focus(ARTICLE, "Công ty tạm ứng bao nhiêu phần trăm số tiền bồi thường cho tổn thất lớn?", 260)
+    lines = out.split("\n")
+    assert lines[0] == "Điều 12. Thời hạn giải quyết bồi thường"
+    assert any(line.startswith("3. Đối với tổn thất ước tính") for line in lines)
+    assert "…" in lines  # the gap before clause 3 is marked
+    for line in lines:
+        assert line == "…" or line in ARTICLE  # nothing reworded
+    assert len(out) < len(ARTICLE)
+
+
+def test_focus_leaves_short_text_alone_and_keeps_one_answer_sentence_when_all_are_long() -> None:
+    assert focus(ARTICLE, "bồi thường", 5000) == ARTICLE
+    out = focus(ARTICLE, "tiền lãi chậm thanh toán", 40)
+    assert "tiền lãi" in out
+
+
+def test_local_prompt_is_focused_other_prompts_are_not() -> None:
+    chunk = Chunk(
+        doc_id="d1",
+        chunk_id=0,
+        node_id=None,
+        label="Điều 12",
+        path=["Điều 12"],
+        header="[Quy tắc › Điều 12]",
+        body=ARTICLE,
+        char_start=0,
+        char_end=len(ARTICLE),
+        lang="vi",
+        source_uri="test:doc",
+    )
+    frag = Fragment("F1", Evidence(chunk=chunk, doc_title="Quy tắc", score=1.0))
+    q = "Công ty tạm ứng bao nhiêu phần trăm?"
+    focused = messages(q, [frag], "vi", False, 3, limit_chars=260, focused=True)[1]["content"]
+    plain = messages(q, [frag], "vi", False, 3, limit_chars=5000)[1]["content"]
+    assert "4. Trường hợp chậm thanh toán" not in focused and "50%" in focused
+    assert ARTICLE in plain
