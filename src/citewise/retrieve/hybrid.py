@@ -162,24 +162,31 @@ class Retriever:
         added as supporting evidence: the answer may need their text, but they are not its subject."""
         out: list[Evidence] = []
         for doc_id, node, ref in res.mentions[: self.settings.max_supporting]:
-            chunks = self.store.chunks_overlapping(doc_id, node.char_start, node.char_end)
-            if not chunks or (chunks[0].doc_id, chunks[0].chunk_id) in have:
-                continue
-            c = chunks[0]
-            have.add((c.doc_id, c.chunk_id))
-            out.append(
-                Evidence(
-                    chunk=c,
-                    doc_title=self._title(doc_id),
-                    score=0.0,
-                    supporting=True,
-                    reasons=[f"supporting: {node.label} named in the question ({ref.raw})"],
-                    char_start=c.char_start,
-                    char_end=c.char_end,
-                    text=c.body,
-                )
-            )
+            why = f"supporting: {node.label} named in the question ({ref.raw})"
+            e = self._support(doc_id, node, self._title(doc_id), why, have)
+            if e is not None:
+                out.append(e)
         return out
+
+    def _support(
+        self, doc_id: str, target: Node, doc_title: str, reason: str, have: set[tuple[str, int]]
+    ) -> Evidence | None:
+        """Supporting evidence: the first chunk of ``target``, unless it is already among ``have``."""
+        chunks = self.store.chunks_overlapping(doc_id, target.char_start, target.char_end)
+        if not chunks or (chunks[0].doc_id, chunks[0].chunk_id) in have:
+            return None
+        c = chunks[0]
+        have.add((c.doc_id, c.chunk_id))
+        return Evidence(
+            chunk=c,
+            doc_title=doc_title,
+            score=0.0,
+            supporting=True,
+            reasons=[reason],
+            char_start=c.char_start,
+            char_end=c.char_end,
+            text=c.body,
+        )
 
     def _rerank(self, question: str, refs: list, evidence: list[Evidence]) -> None:  # type: ignore[type-arg]
         w = self.settings.rerank_weight
@@ -204,23 +211,11 @@ class Retriever:
             for n in inside:
                 for target_id in n.xrefs:
                     target = nodes[target_id]
-                    chunks = self.store.chunks_overlapping(e.chunk.doc_id, target.char_start, target.char_end)
-                    if not chunks or (chunks[0].doc_id, chunks[0].chunk_id) in have:
+                    why = f"supporting: {n.label} refers to {target.label}"
+                    found = self._support(e.chunk.doc_id, target, e.doc_title, why, have)
+                    if found is None:
                         continue
-                    c = chunks[0]
-                    have.add((c.doc_id, c.chunk_id))
-                    out.append(
-                        Evidence(
-                            chunk=c,
-                            doc_title=e.doc_title,
-                            score=0.0,
-                            supporting=True,
-                            reasons=[f"supporting: {n.label} refers to {target.label}"],
-                            char_start=c.char_start,
-                            char_end=c.char_end,
-                            text=c.body,
-                        )
-                    )
+                    out.append(found)
                     if len(out) >= self.settings.max_supporting:
                         return out
         return out
