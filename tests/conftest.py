@@ -4,6 +4,7 @@ embedder and a real embedded store built once per session."""
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -48,3 +49,19 @@ def sample_index(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator
     assert not report.errors, report.errors
     store.close()
     yield folder
+
+
+@pytest.fixture(scope="module")
+def module_index(sample_index: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the sample index for one test module, which may write to it."""
+    folder = tmp_path_factory.mktemp("index") / "index"
+    shutil.copytree(sample_index, folder)
+    return folder
+
+
+@pytest.fixture()
+def fresh_index(sample_index: Path, tmp_path: Path) -> Path:
+    """A copy of the sample index for one test."""
+    folder = tmp_path / "index"
+    shutil.copytree(sample_index, folder)
+    return folder

@@ -6,7 +6,6 @@ never in an unvalidated sentence."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,10 +36,8 @@ class ScriptedGenerator(Generator):
 
 
 @pytest.fixture(scope="module")
-def retriever(sample_index: Path, embedder: Embedder, tmp_path_factory: pytest.TempPathFactory) -> Retriever:
-    folder = tmp_path_factory.mktemp("answers") / "index"
-    shutil.copytree(sample_index, folder)
-    return Retriever(EmbeddedStore(folder), embedder)
+def retriever(module_index: Path, embedder: Embedder) -> Retriever:
+    return Retriever(EmbeddedStore(module_index), embedder)
 
 
 def assert_all_validated(answer: Answer, store: EmbeddedStore) -> None:

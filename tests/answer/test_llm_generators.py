@@ -4,7 +4,6 @@ llama-cpp-python's OpenAI-compatible server; retries and timeouts of the HTTP cl
 from __future__ import annotations
 
 import contextlib
-import shutil
 import socket
 import subprocess
 import sys
@@ -36,10 +35,8 @@ def smollm() -> Path:
 
 
 @pytest.fixture(scope="module")
-def retriever(sample_index: Path, embedder: Embedder, tmp_path_factory: pytest.TempPathFactory) -> Retriever:
-    folder = tmp_path_factory.mktemp("llm") / "index"
-    shutil.copytree(sample_index, folder)
-    return Retriever(EmbeddedStore(folder), embedder)
+def retriever(module_index: Path, embedder: Embedder) -> Retriever:
+    return Retriever(EmbeddedStore(module_index), embedder)
 
 
 @pytest.fixture(scope="module")

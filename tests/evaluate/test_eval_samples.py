@@ -6,7 +6,6 @@ Generator port with a scripted generator."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -51,10 +50,8 @@ class ClosedBook(Generator):
 
 
 @pytest.fixture(scope="module")
-def index(sample_index: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("eval") / "index"
-    shutil.copytree(sample_index, folder)
-    return folder
+def index(module_index: Path) -> Path:
+    return module_index
 
 
 @pytest.fixture(scope="module")

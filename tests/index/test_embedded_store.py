@@ -39,10 +39,8 @@ class CountingEmbedder(Embedder):
 
 
 @pytest.fixture()
-def store(sample_index: Path, tmp_path: Path) -> EmbeddedStore:
-    folder = tmp_path / "index"
-    shutil.copytree(sample_index, folder)
-    return EmbeddedStore(folder)
+def store(fresh_index: Path) -> EmbeddedStore:
+    return EmbeddedStore(fresh_index)
 
 
 def _label_of(store: EmbeddedStore, doc_id: str, chunk_id: int) -> str:

@@ -3,7 +3,6 @@ rankings, pins and boosts, merged windows, supporting cross-references, weak evi
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,10 +16,8 @@ from citewise.types import Chunk
 
 
 @pytest.fixture(scope="module")
-def retriever(sample_index: Path, embedder: Embedder, tmp_path_factory: pytest.TempPathFactory) -> Retriever:
-    folder = tmp_path_factory.mktemp("hybrid") / "index"
-    shutil.copytree(sample_index, folder)
-    return Retriever(EmbeddedStore(folder), embedder)
+def retriever(module_index: Path, embedder: Embedder) -> Retriever:
+    return Retriever(EmbeddedStore(module_index), embedder)
 
 
 def top(r: Retriever, question: str, k: int = 5) -> list[tuple[str, str]]:

@@ -3,7 +3,6 @@ module gets its own copy of the shared, read-only ``sample_index``."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,10 +20,8 @@ AppFactory = Callable[..., Any]
 
 
 @pytest.fixture(scope="module")
-def served_index(sample_index: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("served") / "index"
-    shutil.copytree(sample_index, folder)
-    return folder
+def served_index(module_index: Path) -> Path:
+    return module_index
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ the source pane is exactly the citation's quote. Screenshots go to test-artifact
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import threading
 import time
@@ -68,10 +67,8 @@ def running(index: Path, embedder: Embedder, token: str | None = None) -> Iterat
 
 
 @pytest.fixture(scope="module")
-def index(sample_index: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("browser") / "index"
-    shutil.copytree(sample_index, folder)
-    return folder
+def index(module_index: Path) -> Path:
+    return module_index
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -24,9 +23,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_serve_prints_its_address_and_serves_with_the_token(sample_index: Path, tmp_path: Path) -> None:
-    index = tmp_path / "index"
-    shutil.copytree(sample_index, index)
+def test_serve_prints_its_address_and_serves_with_the_token(fresh_index: Path) -> None:
+    index = fresh_index
     port = free_port()
     command = [sys.executable, "-m", "citewise.serve.cli", "serve", "--index", str(index), "--port", str(port)]
     env = {**os.environ, "CITEWISE_API_TOKEN": "tok-123", "PYTHONUNBUFFERED": "1"}
@@ -63,9 +61,8 @@ def test_serve_refuses_a_public_address_without_a_token(tmp_path: Path) -> None:
     assert not (tmp_path / "audit.sqlite3").exists()  # refused before anything was opened
 
 
-def test_ask_command_answers_through_the_shared_engine(sample_index: Path, tmp_path: Path) -> None:
-    index = tmp_path / "index"
-    shutil.copytree(sample_index, index)
+def test_ask_command_answers_through_the_shared_engine(fresh_index: Path) -> None:
+    index = fresh_index
     question = "How many days do I have to notify Harbourview of damage to my home?"
     result = CliRunner().invoke(app, ["ask", "--index", str(index), "--json", question])
     assert result.exit_code == 0, result.output
