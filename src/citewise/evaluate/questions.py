@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.errors import CitewiseError
+from citewise.jsonlines import JsonLineError, json_lines
 
 TYPES = ("factual", "contextual", "reasoning", "edge")
 UNTYPED = "untyped"
@@ -156,16 +157,13 @@ def parse_questions(text: str, fmt: str) -> list[EvalQuestion]:
         for n, row in enumerate(csv.DictReader(io.StringIO(text)), start=2):
             rows.append((n, dict(row)))
     else:
-        for n, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise QuestionSetError(f"line {n}: invalid JSON ({e.msg})") from e
-            if not isinstance(obj, dict):
-                raise QuestionSetError(f"line {n}: expected an object")
-            rows.append((n, obj))
+        try:
+            for n, obj in json_lines(text.splitlines()):
+                if not isinstance(obj, dict):
+                    raise QuestionSetError(f"line {n}: expected an object")
+                rows.append((n, obj))
+        except JsonLineError as e:
+            raise QuestionSetError(str(e)) from e
     out: list[EvalQuestion] = []
     seen: set[str] = set()
     for i, (n, row) in enumerate(rows, start=1):

@@ -18,6 +18,7 @@ from citewise.ingest.metadata import extract_metadata
 from citewise.ingest.references import origin_alias
 from citewise.ingest.structure import build_structure
 from citewise.ingest.xrefs import resolve_xrefs
+from citewise.jsonlines import JsonLineError, json_lines
 from citewise.lang import detect_language
 from citewise.types import Block, Document, Layout, Node
 
@@ -49,14 +50,10 @@ def read_records(path: Path) -> list[dict[str, Any]]:
             raise CorruptFile("a JSON file must hold an array of provision records")
         records = data
     else:
-        records = []
-        for n, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                raise CorruptFile(f"invalid JSON on line {n} ({e.msg})") from e
+        try:
+            records = [value for _, value in json_lines(text.splitlines())]
+        except JsonLineError as e:
+            raise CorruptFile(f"invalid JSON on line {e.line} ({e.msg})") from e
     bad = [i for i, r in enumerate(records) if not isinstance(r, dict) or _get(r, "text") is None]
     if bad:
         raise CorruptFile(f"record {bad[0] + 1} has no 'text' field (expected {{doc, id, title, text}})")

@@ -5,7 +5,6 @@ figures of the claim the source lacks, and the source span that matches best."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -13,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.errors import CitewiseError
+from citewise.jsonlines import JsonLineError, json_lines
 from citewise.verify.numbers import unsupported_numbers
 from citewise.verify.scorer import SupportScorer
 
@@ -39,13 +39,11 @@ class PairVerdict:
 
 def read_pairs(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise PairsFileError(f"{path}:{n}: not JSON ({e.msg})") from None
+        try:
+            lines = list(json_lines(fh))
+        except JsonLineError as e:
+            raise PairsFileError(f"{path}:{e.line}: not JSON ({e.msg})") from None
+        for n, obj in lines:
             if (
                 not isinstance(obj, dict)
                 or not isinstance(obj.get("claim"), str)
