@@ -171,6 +171,10 @@ def test_verify_command_scores_a_pairs_file(tmp_path: Path) -> None:
     bad.write_text('{"claim": "x"}\n', encoding="utf-8")
     failed = CliRunner().invoke(app, ["verify", str(bad)])
     assert failed.exit_code == 1 and "source" in failed.output
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"claim": "x", "source": "x"}\n\n{not json\n', encoding="utf-8")
+    failed = CliRunner().invoke(app, ["verify", str(broken)])
+    assert failed.exit_code == 1 and "broken.jsonl:3: not JSON" in " ".join(failed.output.split())
 
 
 # -- low-confidence reports -----------------------------------------------------------------
