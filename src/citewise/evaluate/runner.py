@@ -12,8 +12,6 @@ import datetime as dt
 import time
 from collections.abc import Callable
 
-import numpy as np
-
 from citewise.answer.base import Generator
 from citewise.answer.records import Answer
 from citewise.assistant import Assistant
@@ -24,7 +22,7 @@ from citewise.evaluate.records import CitedSentence, EvalRun, EvidenceView, Ques
 from citewise.evaluate.summary import summarize
 from citewise.evaluate.targets import TargetResolver, Targets, resolve
 from citewise.index.base import Store
-from citewise.index.embedder import Embedder
+from citewise.index.embedder import Embedder, MemoEmbedder
 from citewise.progress import NullProgress, Progress
 from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import SearchResult
@@ -33,26 +31,6 @@ from citewise.textmatch import coverage
 from citewise.verify.numbers import unsupported_numbers
 
 RANK_K = 10
-
-
-class MemoEmbedder(Embedder):
-    """An embedder whose query vectors are kept, so a question searched twice is embedded once."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.dim = inner.dim
-        self._queries: dict[str, np.ndarray] = {}
-
-    def passages(self, texts: list[str]) -> np.ndarray:
-        return self.inner.passages(texts)
-
-    def query(self, text: str) -> np.ndarray:
-        if text not in self._queries:
-            if len(self._queries) > 256:
-                self._queries.clear()
-            self._queries[text] = self.inner.query(text)
-        return self._queries[text]
 
 
 def evidence_stats(result: SearchResult) -> tuple[float | None, float, bool, bool]:

