@@ -28,14 +28,18 @@ from typing import Any
 import numpy as np
 
 from citewise.evaluate.support_pairs import Pair, load_pairs
+from citewise.evaluate.support_synth import synthetic_pairs
 from citewise.verify.features import FEATURES, pair_features
 from citewise.verify.trees import fit_boosted, predict_log_odds
 
 ROOT = Path(__file__).resolve().parents[1]
-WEIGHTS = ROOT / "src" / "citewise" / "verify" / "weights" / "support-gbt-v1.json"
+WEIGHTS = ROOT / "src" / "citewise" / "verify" / "weights" / "support-gbt-v2.json"
 RESULTS = ROOT / "bench" / "results" / "train_support.json"
 TRAIN_SETS = ["wice", "contractnli", "alqac2022"]
-BOOST = {"rounds": 150, "depth": 3, "rate": 0.1}
+SYNTH_LANGS = ["vi", "en"]
+BOOST = {"rounds": 300, "depth": 4, "rate": 0.05}
+SYNTH_WEIGHT = 0.4
+"""Constructed pairs weigh this much of a natural data set in training."""
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0, iters: int = 50) -> np.ndarray:
@@ -60,21 +64,23 @@ def predict(beta: np.ndarray, x: np.ndarray) -> np.ndarray:
     return np.asarray(1.0 / (1.0 + np.exp(-(x @ beta[1:] + beta[0]))))
 
 
-def threshold_for_precision(p: np.ndarray, y: np.ndarray, target: float) -> float:
-    """Lowest threshold at which precision on positives is >= ``target`` (and stays so above)."""
-    order = np.argsort(-p)
-    ps, ys = p[order], y[order]
-    tp = np.cumsum(ys)
-    prec = tp / np.arange(1, len(ys) + 1)
-    ok = np.ones(len(prec), dtype=bool)
-    # precision must hold for every higher threshold too: scan from the top
-    running = np.minimum.accumulate(prec)
-    ok = running >= target
+MIN_ADMITTED = 20
+
+
+def threshold_for_precision(p: np.ndarray, y: np.ndarray, target: float, w: np.ndarray | None = None) -> float:
+    """Lowest threshold at which the (weighted) precision of the pairs scoring at or above it is
+    >= ``target``, over at least ``MIN_ADMITTED`` pairs (one stray pair at the very top does not
+    decide it)."""
+    w = np.ones(len(p)) if w is None else w
+    order = np.argsort(-p, kind="stable")
+    ps, ys, ws = p[order], y[order], w[order]
+    prec = np.cumsum(ys * ws) / np.cumsum(ws)
+    ok = prec >= target
+    ok[: MIN_ADMITTED - 1] = False
     if not ok.any():
         return 1.0
-    last = int(np.nonzero(ok)[0].max())
     # the threshold is the score of the last admitted pair; ties with lower scores cannot be split
-    return float(ps[last])
+    return float(ps[int(np.nonzero(ok)[0].max())])
 
 
 def weights_for(pairs: list[Pair], y: np.ndarray) -> np.ndarray:
@@ -93,14 +99,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     ap.add_argument("--l2", type=float, default=1.0)
+    ap.add_argument("--no-synth", action="store_true", help="natural pairs only (support_synth.py not used)")
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
     pairs = [p for p in load_pairs(args.data, TRAIN_SETS) if p.split == "train"]
+    if not args.no_synth:
+        for lang in SYNTH_LANGS:
+            pairs += [p for p in synthetic_pairs(args.data, lang) if p.split == "train"]
     x = np.array([pair_features(p.claim, p.source).values for p in pairs])
     feat_s = time.perf_counter() - t0
     y = np.array([1.0 if p.label == "supported" else 0.0 for p in pairs])
-    w = weights_for(pairs, y)
+    w = weights_for(pairs, y) * np.array([SYNTH_WEIGHT if p.dataset.startswith("synth") else 1.0 for p in pairs])
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale < 1e-9] = 1.0
     xs = (x - mean) / scale
@@ -116,25 +126,28 @@ def main(argv: list[str] | None = None) -> int:
         trees, base = fit_boosted(x[tr], y[tr], w[tr], **BOOST)
         oof[te] = 1.0 / (1.0 + np.exp(-predict_log_odds(trees, base, x[te], BOOST["rate"])))
         oof_lr[te] = predict(fit_logistic(xs[tr], y[tr], w[tr], args.l2), xs[te])
-    lang = np.array([p.dataset.startswith("alqac") for p in pairs])
+    lang = np.array([p.dataset.startswith("alqac") or p.dataset == "synth-vi" for p in pairs])
+    natural = np.array([not p.dataset.startswith("synth") for p in pairs])
     thresholds: dict[str, dict[str, float]] = {"supported": {}, "partial": {}}
+    # per language, on every training pair of it weighted as in training (each data set and
+    # each class alike, constructed pairs less): precision at an even share of supported claims
     for name, m in (("en", ~lang), ("vi", lang)):
-        t_sup = threshold_for_precision(oof[m], y[m], 0.99)
+        t_sup = threshold_for_precision(oof[m], y[m], 0.99, w[m])
         thresholds["supported"][name] = round(t_sup, 4)
-        thresholds["partial"][name] = round(min(t_sup, threshold_for_precision(oof[m], y[m], 0.90)), 4)
+        thresholds["partial"][name] = round(min(t_sup, threshold_for_precision(oof[m], y[m], 0.90, w[m])), 4)
 
     trees, base = fit_boosted(x, y, w, **BOOST)
     beta = fit_logistic(xs, y, w, args.l2)
     model = {
         "model": "boosted-trees",
-        "version": 1,
+        "version": 2,
         "features": list(FEATURES),
         "rate": BOOST["rate"],
         "base": round(base, 6),
         "trees": [t.to_dict() for t in trees],
         "thresholds": thresholds,
         "trained_on": {
-            "sets": TRAIN_SETS,
+            "sets": TRAIN_SETS + ([] if args.no_synth else [f"synth-{x}" for x in SYNTH_LANGS]),
             "pairs": len(pairs),
             "target": "supported vs partial+unsupported",
             "thresholds": "per language, out-of-fold precision on supported: >= 0.99 (supported), >= 0.90 (partial)",
@@ -144,8 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     WEIGHTS.write_text(json.dumps(model, separators=(",", ":")) + "\n", encoding="utf-8")
     sha = hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()
 
-    def oof_at(t: float | dict[str, float], p: np.ndarray = oof) -> dict[str, Any]:
+    def oof_at(t: float | dict[str, float], p: np.ndarray = oof, mask: np.ndarray = natural) -> dict[str, Any]:
+        """Out-of-fold figures (unweighted) on the natural pairs, or on ``mask``."""
         cut = np.where(lang, t["vi"], t["en"]) if isinstance(t, dict) else np.full(len(p), t)
+        p, cut, y = p[mask], cut[mask], y_all[mask]
         pred = p >= cut
         tp = float((pred & (y == 1)).sum())
         tn = float((~pred & (y == 0)).sum())
@@ -156,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
             "balanced_accuracy": round(0.5 * tp / max(1, (y == 1).sum()) + 0.5 * tn / max(1, (y == 0).sum()), 4),
         }
 
+    y_all = y
     sizes = Counter(f"{p.dataset}/{p.label}" for p in pairs)
     report = {
         "weights": str(WEIGHTS.relative_to(ROOT)),
@@ -166,6 +182,13 @@ def main(argv: list[str] | None = None) -> int:
         "oof_supported": oof_at(thresholds["supported"]),
         "oof_partial": oof_at(thresholds["partial"]),
         "oof_at_0.5": oof_at(0.5),
+        "oof_by_set": {
+            ds: {
+                "supported": oof_at(thresholds["supported"], mask=np.array([p.dataset == ds for p in pairs])),
+                "at_0.5": oof_at(0.5, mask=np.array([p.dataset == ds for p in pairs])),
+            }
+            for ds in sorted({p.dataset for p in pairs})
+        },
         "oof_logistic_at_0.5": oof_at(0.5, oof_lr),
         "logistic_coef": {n: round(float(c), 3) for n, c in zip(FEATURES, beta[1:], strict=True)},
         "boost": BOOST,

@@ -23,11 +23,17 @@ STOPWORDS = frozenset(
 
 
 def stem(word: str) -> str:
-    """A light English stemmer (plural, -ed, -ing); Vietnamese syllables pass unchanged."""
+    """A light English stemmer (plural, -ed, -ing, then a final -e, so "become", "becoming" and
+    "becomes" meet); Vietnamese syllables pass unchanged."""
     if len(word) > 4 and word.isascii():
         for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
             if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-                return word[: -len(suffix)] + repl
+                if suffix == "s" and word.endswith(("ss", "us", "is")):
+                    break  # process, status, analysis
+                word = word[: -len(suffix)] + repl
+                break
+        if word.endswith("e") and len(word) > 4:
+            word = word[:-1]
     return word
 
 

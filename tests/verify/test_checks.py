@@ -80,7 +80,7 @@ def test_markers_are_split_from_sentences() -> None:
             "Công ty thông báo trong thời hạn 15 ngày làm việc theo Điều 7 Quy tắc này.",
             ["F1"],
             "unsupported",
-            ["reference"],
+            ["reference", "support"],
         ),
         ("Xem thêm tại https://example.com/fake-rules.", ["F1"], "unsupported", ["support", "url"]),
         ("Người mua bảo hiểm được hoàn phí khi hủy hợp đồng trước hạn.", ["F1"], "unsupported", ["support"]),

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from citewise.answer.records import Answer, Draft, DraftSentence, ReferenceCheck
 from citewise.evaluate.support_pairs import fill_answer, load_pairs, split_of
+from citewise.evaluate.support_synth import synthetic_pairs
 from citewise.retrieve.records import QueryAnalysis, SearchResult
 from citewise.serve.cli import app
 from citewise.verify.cues import cues
@@ -235,3 +236,81 @@ def test_real_dev_pairs_are_separated(scorer: TrainedScorer, dataset: str, least
 )
 def test_reference_brackets_name_the_document_briefly(title: str, short: str) -> None:
     assert short_name(title) == short
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "feature"),
+    [
+        (  # exception turned into inclusion
+            "Quyền sử dụng đất có được sau khi kết hôn là tài sản chung, kể cả trường hợp được thừa kế riêng.",
+            "Quyền sử dụng đất có được sau khi kết hôn là tài sản chung, trừ trường hợp được thừa kế riêng.",
+            "flip",
+        ),
+        (  # bound reversed
+            "The provider shall keep the logs for at most six months.",
+            "The provider shall keep the logs for at least six months.",
+            "flip",
+        ),
+        (  # parties swapped, both named in the source
+            "Bên mua bảo hiểm phải cấp giấy chứng nhận bảo hiểm cho doanh nghiệp bảo hiểm.",
+            "Doanh nghiệp bảo hiểm phải cấp giấy chứng nhận bảo hiểm cho bên mua bảo hiểm.",
+            "roles",
+        ),
+        (
+            "The processor shall inform the controller of the breach.",
+            "The controller shall inform the processor of the breach.",
+            "roles",
+        ),
+    ],
+)
+def test_counterpart_swaps_are_features(claim: str, source: str, feature: str) -> None:
+    assert pair_features(claim, source).named()[feature] > 0.0
+    assert pair_features(source, source).named()[feature] == 0.0
+
+
+def test_a_figure_moved_to_another_place_is_seen() -> None:
+    source = "Thời hạn tạm trú tối đa là 02 năm và có thể gia hạn thêm 01 lần."
+    moved = pair_features("Thời hạn tạm trú tối đa là 01 năm và có thể gia hạn thêm 02 lần.", source).named()
+    kept = pair_features("Thời hạn tạm trú tối đa là 02 năm.", source).named()
+    assert moved["num_missing"] == 0.0 and moved["num_context"] == 0.0  # both figures exist, in other places
+    assert kept["num_context"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("restated", "reversed_"),
+    [
+        (  # clauses reordered / "thời hạn" left out; against the bound reversed
+            "Trong thời hạn 15 ngày kể từ ngày nhận đủ hồ sơ hợp lệ, doanh nghiệp bảo hiểm phải bồi thường.",
+            "Doanh nghiệp bảo hiểm phải bồi thường sau 15 ngày kể từ ngày nhận đủ hồ sơ hợp lệ.",
+        ),
+        (
+            "Doanh nghiệp bảo hiểm phải bồi thường trong 15 ngày kể từ ngày nhận đủ hồ sơ hợp lệ.",
+            "Doanh nghiệp bảo hiểm không phải bồi thường trong 15 ngày kể từ ngày nhận đủ hồ sơ hợp lệ.",
+        ),
+        (  # both parties named, in the source's roles and swapped
+            "Bên mua bảo hiểm có thể yêu cầu doanh nghiệp bảo hiểm tạm ứng tiền bồi thường.",
+            "Doanh nghiệp bảo hiểm có thể yêu cầu bên mua bảo hiểm tạm ứng tiền bồi thường.",
+        ),
+    ],
+)
+def test_restatements_outscore_reversals(scorer: TrainedScorer, restated: str, reversed_: str) -> None:
+    source = VI_ART.replace(
+        "2. Bên mua bảo hiểm có thể yêu cầu", "2. Bên mua bảo hiểm có thể yêu cầu doanh nghiệp bảo hiểm"
+    )
+    ok, bad = scorer.score(restated, source), scorer.score(reversed_, source)
+    assert scorer.status(ok.score, "vi") != "unsupported", (ok.score, scorer.thresholds("vi"))
+    assert scorer.status(bad.score, "vi") != "supported" and bad.score < ok.score, (ok.score, bad.score)
+
+
+def test_constructed_pairs_come_from_real_law_texts() -> None:
+    shared("gdpr_en")
+    pairs = list(synthetic_pairs(SHARED, "en"))
+    kinds = {(p.kind, p.label) for p in pairs}
+    assert {("flip", "unsupported"), ("number", "unsupported"), ("splice", "unsupported")} <= kinds
+    assert {k for k, label in kinds if label == "supported"} & {"restated", "lead-item"}
+    groups: dict[str, set[str]] = {}
+    for p in pairs:
+        groups.setdefault(p.group, set()).add(p.split)
+        assert p.claim.strip() and p.source.strip()
+    assert all(len(s) == 1 for s in groups.values())  # an article is in train or in dev, never both
+    assert pairs == list(synthetic_pairs(SHARED, "en"))  # deterministic

@@ -111,3 +111,102 @@ def scoped_words(c: Cues, starts: tuple[int, ...], scope: int = 4) -> set[str]:
 
 def negated_words(c: Cues, scope: int = 4) -> set[str]:
     return scoped_words(c, c.negation, scope)
+
+
+FLIPS: tuple[tuple[str, str], ...] = (
+    # exceptions, bounds, directions and parties that reverse a provision when swapped
+    ("trừ", "kể cả"),
+    ("tối đa", "tối thiểu"),
+    ("không quá", "ít nhất"),
+    ("trước", "sau"),
+    ("tăng", "giảm"),
+    ("trên", "dưới"),
+    ("cao hơn", "thấp hơn"),
+    ("nhiều hơn", "ít hơn"),
+    ("cho phép", "cấm"),
+    ("quyền", "nghĩa vụ"),
+    ("bên mua", "bên bán"),
+    ("bên cho thuê", "bên thuê"),
+    ("bên cho vay", "bên vay"),
+    ("bên mua bảo hiểm", "doanh nghiệp bảo hiểm"),
+    ("người lao động", "người sử dụng lao động"),
+    ("dân sự", "hình sự"),
+    ("cấp xã", "cấp huyện"),
+    ("cấp huyện", "cấp tỉnh"),
+    ("thường trú", "tạm trú"),
+    ("vô hiệu", "có hiệu lực"),
+    ("natural person", "legal person"),
+    ("high-risk", "low-risk"),
+    ("except", "including"),
+    ("unless", "if"),
+    ("at least", "at most"),
+    ("maximum", "minimum"),
+    ("before", "after"),
+    ("more than", "less than"),
+    ("higher", "lower"),
+    ("increase", "decrease"),
+    ("exceed", "fall below"),
+    ("controller", "processor"),
+    ("provider", "deployer"),
+    ("importer", "distributor"),
+    ("buyer", "seller"),
+    ("insurer", "insured"),
+    ("employer", "employee"),
+    ("lessor", "lessee"),
+    ("mandatory", "optional"),
+    ("rights", "obligations"),
+)
+_FLIP_TOKENS = tuple((tuple(tokens(a)), tuple(tokens(b))) for a, b in FLIPS)
+
+
+def _has(toks: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    n = len(phrase)
+    return any(toks[i : i + n] == phrase for i in range(len(toks) - n + 1))
+
+
+def flips(claim: Cues, source: Cues) -> int:
+    """Counterpart swaps: the claim says one side of a ``FLIPS`` pair that the source does not
+    say, while the source says the other side."""
+    out = 0
+    for a, b in _FLIP_TOKENS:
+        for x, y in ((a, b), (b, a)):
+            if _has(claim.tokens, x) and not _has(source.tokens, x) and _has(source.tokens, y):
+                out += 1
+    return out
+
+
+def _positions(toks: tuple[str, ...], phrase: tuple[str, ...]) -> list[int]:
+    n = len(phrase)
+    return [i for i in range(len(toks) - n + 1) if toks[i : i + n] == phrase]
+
+
+def _mentions(toks: tuple[str, ...], a: tuple[str, ...], b: tuple[str, ...]) -> list[int]:
+    """The order in which the two sides are named (0 = ``a``, 1 = ``b``); a side that is part of
+    a longer match of the other ("bên mua" in "bên mua bảo hiểm") is not counted twice."""
+    hits = [(i, 0, len(a)) for i in _positions(toks, a)] + [(i, 1, len(b)) for i in _positions(toks, b)]
+    hits.sort(key=lambda h: (h[0], -h[2]))
+    out, end = [], -1
+    for i, side, n in hits:
+        if i >= end:
+            out.append(side)
+            end = i + n
+    return out
+
+
+def _subsequence(small: list[int], big: list[int]) -> bool:
+    it = iter(big)
+    return all(any(x == y for y in it) for x in small)
+
+
+def swapped_roles(claim: Cues, source: Cues) -> int:
+    """Pairs of ``FLIPS`` the source names both sides of, that the claim names in an order the
+    source never does ("the insurer pays the insured" against "the insured pays the insurer")."""
+    out = 0
+    for a, b in _FLIP_TOKENS:
+        src = _mentions(source.tokens, a, b)
+        if 0 not in src or 1 not in src:
+            continue
+        mine = _mentions(claim.tokens, a, b)
+        if mine and not _subsequence(mine, src):
+            out += 1
+    return out

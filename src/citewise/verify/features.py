@@ -6,6 +6,7 @@ agreement (cues.py); lengths. The names in ``FEATURES`` are the columns the mode
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from citewise.chunk.sentences import sentence_spans
 from citewise.lang import detect_language, fold
 from citewise.retrieve.query_refs import provision_refs
 from citewise.textmatch import STOPWORDS, words
-from citewise.verify.cues import Cues, cues, negated_words, scoped_words
+from citewise.verify.cues import Cues, cues, flips, negated_words, scoped_words, swapped_roles
 from citewise.verify.numbers import extract_numbers
 
 FEATURES: tuple[str, ...] = (
@@ -38,6 +39,12 @@ FEATURES: tuple[str, ...] = (
     "oblig_lost",
     "perm_for_oblig",
     "modal_flip",
+    "flip",
+    "roles",
+    "num_context",
+    "order",
+    "half_min",
+    "exact_cov",
     "len_claim",
     "len_ratio",
     "vi",
@@ -121,6 +128,49 @@ def _longest_run(a: tuple[str, ...], b: tuple[str, ...]) -> int:
     return best
 
 
+def _in_order(claim: tuple[str, ...], window: tuple[str, ...]) -> float:
+    """Share of the claim's matched content words that come in the window's order (the longest
+    increasing run of their first positions there): low when roles or clauses are swapped."""
+    first: dict[str, int] = {}
+    for i, w in enumerate(window):
+        first.setdefault(w, i)
+    pos = [first[w] for w in dict.fromkeys(claim) if w in first and w not in STOPWORDS]
+    if len(pos) < 2:
+        return 1.0
+    tails: list[int] = []
+    for p in pos:
+        k = bisect.bisect_left(tails, p)
+        if k == len(tails):
+            tails.append(p)
+        else:
+            tails[k] = p
+    return len(tails) / len(pos)
+
+
+def _number_context(claim: tuple[str, ...], window: tuple[str, ...]) -> float:
+    """Share of the claim's figures that stand next to the same word as in the window ("02
+    năm" stays "02 năm"): a figure moved to another place in the provision scores low."""
+    nums = [i for i, w in enumerate(claim) if w.isdigit()]
+    if not nums:
+        return 1.0
+    pairs = set(itertools.pairwise(window))
+    ok = sum(
+        1
+        for i in nums
+        if (i > 0 and (claim[i - 1], claim[i]) in pairs) or (i + 1 < len(claim) and (claim[i], claim[i + 1]) in pairs)
+    )
+    return ok / len(nums)
+
+
+def _half_min(claim: tuple[str, ...], window: set[str]) -> float:
+    """The lower coverage of the claim's two halves: one half from elsewhere shows here."""
+    content = [w for w in claim if w not in STOPWORDS]
+    if len(content) < 4:
+        return 1.0
+    mid = len(content) // 2
+    return min(sum(w in window for w in part) / len(part) for part in (content[:mid], content[mid:]))
+
+
 def _polarity(claim: Cues, window: Cues) -> tuple[float, float, float, float]:
     """Negation only in the claim, only in the source window; shared words negated on one side
     and not on the other; shared words under an obligation or a permission on one side only."""
@@ -185,6 +235,9 @@ def pair_features(claim: str, source: str) -> PairFeatures:
     perm_for_oblig = float(bool(cc.permission) and not wc.permission and bool(wc.obligation)) + float(
         bool(cc.obligation) and not wc.obligation and bool(wc.permission)
     )
+    window_set = set(window_words)
+    exact_claim = {t for t in cc.tokens if len(t) > 1 and fold(t) not in STOPWORDS}
+    exact_cov = len(exact_claim & set(wc.tokens)) / len(exact_claim) if exact_claim else 1.0
     values = np.array(
         [
             best_vals[0],
@@ -204,6 +257,12 @@ def pair_features(claim: str, source: str) -> PairFeatures:
             oblig_lost,
             perm_for_oblig,
             modal_flip,
+            min(2, flips(cc, wc)) / 2.0,
+            min(2, swapped_roles(cc, wc)) / 2.0,
+            _number_context(cw, window_words),
+            _in_order(cw, window_words),
+            _half_min(cw, window_set),
+            exact_cov,
             math.log1p(len(content)),
             len(cw) / max(1, len(window_words)),
             float(detect_language(claim) == "vi"),

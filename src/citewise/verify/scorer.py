@@ -28,7 +28,7 @@ from citewise.verify.features import FEATURES, pair_features
 from citewise.verify.support import best_window
 from citewise.verify.trees import Tree, predict_log_odds
 
-DEFAULT_WEIGHTS = "support-gbt-v1.json"
+DEFAULT_WEIGHTS = "support-gbt-v2.json"
 
 
 class UnknownScorerError(CitewiseError, KeyError):
