@@ -1,7 +1,11 @@
 """Post-validation of a draft, in code, with no LLM tokens: every sentence has a marker naming a
 fragment that was given; the cited text supports it (a trained support scorer, scorer.py); its
 figures, legal references (with their context) and URLs appear in the cited text. Invalid
-markers are dropped before anything is shown."""
+markers are dropped before anything is shown.
+
+Optionally (``judge=``, off by default) an LLM is asked "is the claim fully supported by the
+source?" (entailment.py) for the sentences whose support falls in a borderline band, and a
+sentence it answers Yes to with P(Yes) >= ``judge_threshold`` counts as supported."""
 
 from __future__ import annotations
 
@@ -9,12 +13,18 @@ import re
 from dataclasses import dataclass
 
 from citewise.answer.records import Citation, Draft, DraftSentence, Fragment, Verdict
+from citewise.verify.entailment import EntailmentJudge, excerpt
 from citewise.verify.markers import stray_brackets
 from citewise.verify.numbers import unsupported_numbers
 from citewise.verify.references import check_references
 from citewise.verify.scorer import SupportScorer, get_scorer
 
 _URL = re.compile(r"https?://[^\s)\]>\"']+")
+
+P_YES_THRESHOLD = 0.75
+"""Least P(Yes) of the LLM check that makes a borderline sentence supported: for Qwen2.5-Coder-1.5B,
+the lowest P(Yes) whose promoted TRAIN pairs are >= 90 % supported (0.749; only 5 of 40 train pairs
+reach it) by bench/verify_llm.py. On dev the check barely helps (docs/benchmarks.md)."""
 
 
 @dataclass
@@ -31,7 +41,12 @@ class CheckedSentence:
 class Validator:
     """``support_threshold`` / ``partial_threshold`` override the scorer's own thresholds (for the
     trained scorer: >= 99 % / >= 90 % out-of-fold precision on "supported", per language);
-    ``context_threshold`` is the least context similarity of a valid legal reference."""
+    ``context_threshold`` is the least context similarity of a valid legal reference.
+
+    ``judge``: an LLM entailment check for borderline sentences, those whose support is at or
+    above ``judge_from`` (``None``: the partial threshold) and below the supported threshold, and
+    that pass every other check; P(Yes) >= ``judge_threshold`` makes them supported. The verdict's
+    details say when the check ran and its P(Yes). ``None`` (default): no LLM, no tokens."""
 
     def __init__(
         self,
@@ -39,11 +54,17 @@ class Validator:
         partial_threshold: float | None = None,
         scorer: SupportScorer | None = None,
         context_threshold: float = 0.5,
+        judge: EntailmentJudge | None = None,
+        judge_threshold: float = P_YES_THRESHOLD,
+        judge_from: float | None = None,
     ) -> None:
         self.scorer = scorer or get_scorer("trained")
         self.support_threshold = support_threshold
         self.partial_threshold = partial_threshold
         self.context_threshold = context_threshold
+        self.judge = judge
+        self.judge_threshold = judge_threshold
+        self.judge_from = judge_from
 
     def thresholds(self, lang: str) -> tuple[float, float]:
         supported, partial = self.scorer.thresholds(lang)
@@ -52,6 +73,12 @@ class Validator:
         if self.partial_threshold is not None:
             partial = self.partial_threshold
         return supported, min(partial, supported)
+
+    def borderline(self, support: float, lang: str) -> bool:
+        """Whether a sentence with this support is one the LLM check is asked about."""
+        supported, partial = self.thresholds(lang)
+        low = partial if self.judge_from is None else self.judge_from
+        return low <= support < supported
 
     def check(self, draft: Draft, fragments: list[Fragment]) -> list[CheckedSentence]:
         by_marker: dict[str, Fragment] = {}
@@ -78,6 +105,7 @@ class Validator:
         support = 0.0
         lang = "en"
         evidence = ""
+        best: tuple[str, tuple[int, int]] = ("", (0, 0))
         for f in {f.short: f for f in cited}.values():
             ev = f.evidence
             if s.quote_span is not None and ev.char_start <= s.quote_span[0] and s.quote_span[1] <= ev.char_end:
@@ -90,6 +118,7 @@ class Validator:
                 start, end = ev.char_start + a, ev.char_start + b
             if score >= support:
                 evidence = f.text[start - ev.char_start : end - ev.char_start]
+                best = (f.text, (start - ev.char_start, end - ev.char_start))
             support = max(support, score)
             quote = f.text[start - ev.char_start : end - ev.char_start]
             c = ev.chunk
@@ -135,5 +164,18 @@ class Validator:
             status = "supported"
         if any(x in failed for x in ("marker", "number", "reference", "url")):
             status = "unsupported"
+        elif self.judge is not None and self.borderline(support, lang):
+            p_yes = self.judge.p_yes(s.text, excerpt(*best), lang)
+            if p_yes >= self.judge_threshold:
+                status = "supported"
+                failed.remove("support")
+            details.append(
+                f"LLM check ({self.judge.name}): P(yes) {p_yes:.3f} "
+                + (
+                    f">= {self.judge_threshold:.2f}, supported"
+                    if status == "supported"
+                    else f"< {self.judge_threshold:.2f}"
+                )
+            )
         verdict = Verdict(status, round(support, 3), failed, details, refs, evidence)
         return CheckedSentence(s, citations, verdict)
