@@ -12,11 +12,13 @@ from typing import Any
 
 from citewise.answer.base import Generator, GeneratorError
 from citewise.answer.extractive import ExtractiveGenerator
+from citewise.answer.llama_local import LlamaCppGenerator
 from citewise.answer.records import LOW_CONFIDENCE, REFUSAL, Answer, AnswerSentence, Citation, Fragment
 from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import SearchResult
 from citewise.settings import AnswerSettings
 from citewise.textmatch import coverage
+from citewise.verify.entailment import LlamaCppJudge
 from citewise.verify.references import render_references
 from citewise.verify.report import build_report, write_report
 from citewise.verify.scorer import get_scorer
@@ -44,9 +46,23 @@ class Assistant:
             self.settings.partial_threshold,
             get_scorer(self.settings.support_scorer),
             self.settings.reference_context,
+            **self._llm_check(),
         )
         self.clock = clock
         self.reports = reports
+
+    def _llm_check(self) -> dict[str, Any]:
+        """The validator's arguments of the optional LLM entailment check (``llm_check`` in settings)."""
+        if not self.settings.llm_check:
+            return {}
+        shared = self.generator.llm if isinstance(self.generator, LlamaCppGenerator) else None
+        out: dict[str, Any] = {
+            "judge": LlamaCppJudge(llm=shared, settings=self.settings.llm),
+            "judge_from": self.settings.llm_check_from,
+        }
+        if self.settings.llm_check_threshold is not None:
+            out["judge_threshold"] = self.settings.llm_check_threshold
+        return out
 
     def ask(self, question: str) -> Answer:
         t0 = self.clock()

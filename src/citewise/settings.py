@@ -122,6 +122,17 @@ class AnswerSettings(_Section):
     """Support at or above which a sentence is partial; ``None``: the scorer's own (trained: >= 90 %)."""
     reference_context: float = 0.5
     """Least similarity of the words around a legal reference in the answer and in its source."""
+    llm_check: bool = False
+    """Ask a local LLM "is the sentence fully supported by its source? Yes/No" for sentences the support
+    scorer leaves borderline (verify/entailment.py): the local generator's model when it is the local
+    generator, otherwise the model of ``llm``, loaded on first use. Off by default: it costs seconds per
+    judged sentence on CPU and helps little (docs/benchmarks.md, "Verification (LLM entailment check)")."""
+    llm_check_threshold: float | None = None
+    """Least P(Yes) that makes a borderline sentence supported; ``None``: the value picked on train pairs
+    for Qwen2.5-Coder-1.5B (verify/validator.py, ``P_YES_THRESHOLD``)."""
+    llm_check_from: float | None = None
+    """Lower edge of the borderline band (support at or above it and below the supported threshold);
+    ``None``: the partial threshold."""
     verification_flag: float = 0.7
     """Answers whose verification score (supported / drafted sentences) is below this are flagged."""
     low_confidence: float = 0.5
