@@ -20,6 +20,7 @@ import json
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -234,6 +235,7 @@ def summarize(outcomes: list[Outcome]) -> dict[str, Any]:
         )
         if answered
         else None,
+        "answers_by_generator": dict(Counter(o.generator for o in answered)),
         "sentences_shown": sum(o.sentences for o in outcomes),
         "shown_sentences_with_unsupported_figures": sum(o.shown_numbers_failed for o in outcomes),
         "drafts_with_fabricated_figures": sum(o.draft_numbers_failed > 0 for o in outcomes),
@@ -383,13 +385,15 @@ def write_docs(report: dict[str, Any]) -> None:
         " belongs to a gold unit (stricter than 'judged supporting': a citation of another correct article counts as wrong).",
         "",
         "| set | answerable | answer rate | probes | refusal correctness | citation precision | answers citing gold |"
-        " shown sentences with unsupported figures | drafts with fabricated figures | p50 ms | p95 ms |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        " answers shown by | shown sentences with unsupported figures | drafts with fabricated figures | p50 ms | p95 ms |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, s in report["sets"].items():
         lines.append(
             f"| {name} | {s['answerable']} | {s['answer_rate']} | {s['probes']} | {s['refusal_correctness']} |"
-            f" {s['citation_precision']} | {s['answers_citing_gold']} | {s['shown_sentences_with_unsupported_figures']} |"
+            f" {s['citation_precision']} | {s['answers_citing_gold']} |"
+            f" {', '.join(f'{g} {n}' for g, n in sorted(s.get('answers_by_generator', {}).items()))} |"
+            f" {s['shown_sentences_with_unsupported_figures']} |"
             f" {s['drafts_with_fabricated_figures']} | {s['p50_ms']} | {s['p95_ms']} |"
         )
     cal = report.get("calibrated")
