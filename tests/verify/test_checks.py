@@ -111,7 +111,9 @@ def test_validator_verdicts(sentence: str, markers: list[str], status: str, fail
 def test_a_reference_is_found_behind_invisible_direction_marks() -> None:
     from citewise.verify.references import check_references
 
-    text = "The Regulator would expect a Relevant Person, in complying with Rule \u200e\u200e9.1.1(5), to fill any gaps."
+    text = (
+        "The Regulator would expect a Relevant Person, in complying with Rule \u200e\u200e9.1.1(5), to fill any gaps."
+    )
     frag = fragment("F3", text, "Guidance", "en")
     checks = check_references("In complying with Rule 9.1.1(5), a Relevant Person should fill any gaps.", [frag])
     assert [c.status for c in checks] == ["valid"]
