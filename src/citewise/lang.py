@@ -80,6 +80,17 @@ def nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+_INVISIBLE = {
+    cp: " " for cp in (0x00AD, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0xFEFF, *range(0x202A, 0x202F))
+}
+
+
+def visible(text: str) -> str:
+    """Soft hyphens, zero-width and direction marks read as spaces, keeping the length (offsets
+    still hold): sources exported from right-to-left-aware systems write "Rule \u200e9.1.1"."""
+    return text.translate(_INVISIBLE)
+
+
 def _fold_char(ch: str) -> str:
     if ch in "đĐ":
         return "d" if ch == "đ" else "D"

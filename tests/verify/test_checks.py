@@ -118,3 +118,17 @@ def test_a_reference_is_found_behind_invisible_direction_marks() -> None:
     checks = check_references("In complying with Rule 9.1.1(5), a Relevant Person should fill any gaps.", [frag])
     assert [c.status for c in checks] == ["valid"]
     assert [c.status for c in check_references("Under Rule 9.1.2 gaps are filled.", [frag])] == ["invalid"]
+
+
+def test_a_reference_hidden_behind_direction_marks_is_still_checked() -> None:
+    from citewise.retrieve.query_refs import provision_refs
+    from citewise.verify.references import check_references, render_references
+
+    frag = fragment(
+        "F3", "A Relevant Person must fill any gaps in the CDD process under Rule 9.1.1(5).", "Guidance", "en"
+    )
+    sentence = "A Relevant Person must fill any gaps under Rule \u200e8.3.1."
+    assert [r.key for r in provision_refs(sentence)] == ["num:8.3.1"]
+    checks = check_references(sentence, [frag])
+    assert [c.status for c in checks] == ["invalid"]
+    assert "⚠ [invalid citation: Rule \u200e8.3.1]" in render_references(sentence, checks)

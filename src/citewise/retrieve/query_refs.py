@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from citewise.ingest.markers import number_key
-from citewise.lang import fold
+from citewise.lang import fold, visible
 from citewise.retrieve.records import DocHint, QueryRef
 
 _TYPES = [
@@ -73,7 +73,7 @@ _EN_ART = re.compile(
     re.I,
 )
 _EN_OTHER = re.compile(
-    r"\b(?P<word>recital|rule|section|clause|annex|appendix|chapter)\s*\(?(?P<num>\d{1,3}(?:\.\d{1,3})*(?:\(\d+\))?|[ivxlc]{1,6}|[a-z])\)?(?![\w.])",
+    r"\b(?P<word>recital|rule|section|clause|annex|appendix|chapter)(?:\s+\(?|\()(?P<num>\d{1,3}(?:\.\d{1,3})*(?:\(\d+\))?|[ivxlc]{1,6}|[a-z])\)?(?!\w|\.\d)",
     re.I,
 )
 
@@ -147,9 +147,10 @@ def doc_hints(question: str) -> list[tuple[int, int, DocHint]]:
 
 
 def provision_refs(question: str) -> list[QueryRef]:
-    """Provisions named in the question (without their document)."""
-    f = fold(question).lower()
-    low = question.lower()
+    """Provisions named in the question (without their document); invisible marks inside a
+    reference ("Rule \u200e9.1.1") do not hide it."""
+    f = fold(visible(question)).lower()
+    low = visible(question).lower()
     refs: list[QueryRef] = []
 
     def letter(group: str, m: re.Match[str]) -> str | None:

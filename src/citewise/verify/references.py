@@ -11,26 +11,15 @@ from __future__ import annotations
 import re
 
 from citewise.answer.records import Fragment, ReferenceCheck
-from citewise.lang import fold
+from citewise.lang import fold, visible
 from citewise.retrieve.query_refs import provision_refs
 from citewise.textmatch import coverage
 
 CONTEXT_CHARS = 200
 
 
-_INVISIBLE = {
-    cp: " " for cp in (0x00AD, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0xFEFF, *range(0x202A, 0x202F))
-}
-"""Soft hyphens, zero-width and direction marks (sources exported from right-to-left-aware
-systems write "Rule \u200e9.1.1"), read as spaces: same length, so offsets still hold."""
-
-
-def _visible(text: str) -> str:
-    return text.translate(_INVISIBLE)
-
-
 def _norm(text: str) -> str:
-    return " ".join(fold(_visible(text)).lower().split())
+    return " ".join(fold(visible(text)).lower().split())
 
 
 def _context(text: str, start: int, end: int, chars: int = CONTEXT_CHARS) -> str:
@@ -68,7 +57,7 @@ def check_references(sentence: str, cited: list[Fragment], threshold: float = 0.
                 # the fragment is the provision itself: its text is the context
                 ctx = coverage(around, f.text) if around.strip() else 1.0
             else:
-                folded = fold(_visible(f.text)).lower()
+                folded = fold(visible(f.text)).lower()
                 m = re.search(r"\s+".join(re.escape(p) for p in core.split()), folded)
                 if m is None:
                     continue
