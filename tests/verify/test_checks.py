@@ -132,3 +132,14 @@ def test_a_reference_hidden_behind_direction_marks_is_still_checked() -> None:
     checks = check_references(sentence, [frag])
     assert [c.status for c in checks] == ["invalid"]
     assert "⚠ [invalid citation: Rule \u200e8.3.1]" in render_references(sentence, checks)
+
+
+def test_the_idiom_as_a_rule_is_no_reference() -> None:
+    from citewise.retrieve.query_refs import provision_refs
+
+    assert provision_refs("As a rule a person must pay the premium.") == []
+    assert [r.raw for r in provision_refs("Rule A and rule (a) apply; see clause b.")] == [
+        "Rule A",
+        "rule (a)",
+        "clause b",
+    ]

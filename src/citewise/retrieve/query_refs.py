@@ -192,6 +192,8 @@ def provision_refs(question: str) -> list[QueryRef]:
         if any(r.start <= m.start() < r.end for r in refs):
             continue
         word, num = m.group("word").lower(), m.group("num")
+        if question[m.start() : m.end()] == "rule a":
+            continue  # "as a rule a person ...": the idiom, not "Rule A" or "rule (a)"
         if word in ("rule", "section", "clause") and "." in num:
             key = f"num:{num.split('(')[0]}"
         elif word in ("annex", "appendix"):
