@@ -160,18 +160,17 @@ def main(argv: list[str] | None = None) -> int:
     def oof_at(t: float | dict[str, float], p: np.ndarray = oof, mask: np.ndarray = natural) -> dict[str, Any]:
         """Out-of-fold figures (unweighted) on the natural pairs, or on ``mask``."""
         cut = np.where(lang, t["vi"], t["en"]) if isinstance(t, dict) else np.full(len(p), t)
-        p, cut, y = p[mask], cut[mask], y_all[mask]
+        p, cut, ys = p[mask], cut[mask], y[mask]
         pred = p >= cut
-        tp = float((pred & (y == 1)).sum())
-        tn = float((~pred & (y == 0)).sum())
+        tp = float((pred & (ys == 1)).sum())
+        tn = float((~pred & (ys == 0)).sum())
         return {
             "threshold": t,
             "precision_supported": round(tp / max(1, pred.sum()), 4),
-            "recall_supported": round(tp / max(1, (y == 1).sum()), 4),
-            "balanced_accuracy": round(0.5 * tp / max(1, (y == 1).sum()) + 0.5 * tn / max(1, (y == 0).sum()), 4),
+            "recall_supported": round(tp / max(1, (ys == 1).sum()), 4),
+            "balanced_accuracy": round(0.5 * tp / max(1, (ys == 1).sum()) + 0.5 * tn / max(1, (ys == 0).sum()), 4),
         }
 
-    y_all = y
     sizes = Counter(f"{p.dataset}/{p.label}" for p in pairs)
     report = {
         "weights": str(WEIGHTS.relative_to(ROOT)),

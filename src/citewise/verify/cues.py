@@ -159,9 +159,13 @@ FLIPS: tuple[tuple[str, str], ...] = (
 _FLIP_TOKENS = tuple((tuple(tokens(a)), tuple(tokens(b))) for a, b in FLIPS)
 
 
-def _has(toks: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+def _positions(toks: tuple[str, ...], phrase: tuple[str, ...]) -> list[int]:
     n = len(phrase)
-    return any(toks[i : i + n] == phrase for i in range(len(toks) - n + 1))
+    return [i for i in range(len(toks) - n + 1) if toks[i : i + n] == phrase]
+
+
+def _has(toks: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    return bool(_positions(toks, phrase))
 
 
 def flips(claim: Cues, source: Cues) -> int:
@@ -173,11 +177,6 @@ def flips(claim: Cues, source: Cues) -> int:
             if _has(claim.tokens, x) and not _has(source.tokens, x) and _has(source.tokens, y):
                 out += 1
     return out
-
-
-def _positions(toks: tuple[str, ...], phrase: tuple[str, ...]) -> list[int]:
-    n = len(phrase)
-    return [i for i in range(len(toks) - n + 1) if toks[i : i + n] == phrase]
 
 
 def _mentions(toks: tuple[str, ...], a: tuple[str, ...], b: tuple[str, ...]) -> list[int]:

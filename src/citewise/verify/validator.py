@@ -104,8 +104,8 @@ class Validator:
         citations: list[Citation] = []
         support = 0.0
         lang = "en"
-        evidence = ""
         best: tuple[str, tuple[int, int]] = ("", (0, 0))
+        """The cited text that supports the sentence best, with the span that matches it."""
         for f in {f.short: f for f in cited}.values():
             ev = f.evidence
             if s.quote_span is not None and ev.char_start <= s.quote_span[0] and s.quote_span[1] <= ev.char_end:
@@ -117,7 +117,6 @@ class Validator:
                 score, (a, b), lang = scored.score, scored.span, scored.lang
                 start, end = ev.char_start + a, ev.char_start + b
             if score >= support:
-                evidence = f.text[start - ev.char_start : end - ev.char_start]
                 best = (f.text, (start - ev.char_start, end - ev.char_start))
             support = max(support, score)
             quote = f.text[start - ev.char_start : end - ev.char_start]
@@ -177,5 +176,6 @@ class Validator:
                     else f"< {self.judge_threshold:.2f}"
                 )
             )
-        verdict = Verdict(status, round(support, 3), failed, details, refs, evidence)
+        text, (lo, hi) = best
+        verdict = Verdict(status, round(support, 3), failed, details, refs, text[lo:hi])
         return CheckedSentence(s, citations, verdict)
