@@ -11,12 +11,17 @@ CitewiseError
 ├── StoreError              the index cannot be opened or written
 │   ├── SchemaError         the index was written by a newer citewise
 │   └── NotFound            no document/provision with that id or label (also a KeyError)
+├── UnknownName             no generator/embedder/analyzer/parser/scorer/store/data set by that name (also a KeyError)
 ├── MissingDependency       an optional extra is not installed (also an ImportError)
-├── QuestionSetError        an evaluation question set cannot be read (evaluate/questions.py; also a ValueError)
-├── PairsFileError          a claim/source pairs file cannot be read (verify/pairs.py)
-└── UnknownScorerError      no support scorer by that name (verify/scorer.py; also a KeyError)
+├── GeneratorError          a generator could not write a draft (model missing, server down, bad output)
+├── InputFileError          a JSON Lines, question-set or pairs file cannot be read (also a ValueError)
+│   ├── JsonLineError       a line that is not JSON (its number and the parser's message)
+│   ├── QuestionSetError    an evaluation question set cannot be read
+│   └── PairsFileError      a claim/source pairs file cannot be read
+└── ApiError                an HTTP request is refused (serve/guards.py: status, code, message; also an HTTPException)
 
-The last three are defined next to the code that raises them.
+Errors are raised where the failure happens and turned into exit codes (CLI) or HTTP statuses (API)
+only at those two edges.
 """
 
 from __future__ import annotations
@@ -74,6 +79,44 @@ class SchemaError(StoreError):
 class NotFound(StoreError, KeyError):
     def __str__(self) -> str:  # KeyError quotes its message; keep it readable
         return str(self.args[0]) if self.args else "not found"
+
+
+class UnknownName(CitewiseError, KeyError):
+    """No part of ``kind`` registered as ``name``; the message lists the known names."""
+
+    def __init__(self, kind: str, name: str, known: list[str]) -> None:
+        super().__init__(f"unknown {kind} {name!r} (known: {', '.join(known) or 'none'})")
+        self.kind = kind
+        self.name = name
+        self.known = known
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class GeneratorError(CitewiseError):
+    """A generator could not produce a draft (model missing, server down, bad output)."""
+
+
+class InputFileError(CitewiseError, ValueError):
+    """A file of records given by the user (question set, claim/source pairs) cannot be read."""
+
+
+class JsonLineError(InputFileError):
+    """A line that is not JSON; callers turn it into their own error with ``line`` and ``msg``."""
+
+    def __init__(self, line: int, msg: str) -> None:
+        super().__init__(f"line {line}: invalid JSON ({msg})")
+        self.line = line
+        self.msg = msg
+
+
+class QuestionSetError(InputFileError):
+    """An evaluation question set cannot be read (file named, line given when known)."""
+
+
+class PairsFileError(InputFileError):
+    """A claim/source pairs file cannot be read (file named, line given when known)."""
 
 
 class MissingDependency(CitewiseError, ImportError):

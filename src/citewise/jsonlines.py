@@ -6,14 +6,9 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from citewise.errors import JsonLineError
 
-class JsonLineError(ValueError):
-    """A line that is not JSON; callers turn it into their own error with ``line`` and ``msg``."""
-
-    def __init__(self, line: int, msg: str) -> None:
-        super().__init__(f"line {line}: invalid JSON ({msg})")
-        self.line = line
-        self.msg = msg
+__all__ = ["JsonLineError", "json_lines"]
 
 
 def json_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:

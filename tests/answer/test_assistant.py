@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from citewise.answer.base import Generator
-from citewise.answer.records import REFUSAL, Answer, Draft, DraftSentence, Fragment
+from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
 from citewise.assistant import Assistant
+from citewise.assistant.records import Answer
 from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import Embedder
 from citewise.retrieve.hybrid import Retriever

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from citewise.answer.base import GeneratorError, get_generator
+from citewise.answer.base import GENERATORS, GeneratorError
 from citewise.answer.llama_local import LlamaCppGenerator
 from citewise.answer.models import model_path
 from citewise.answer.openai_compat import OpenAICompatGenerator
@@ -65,7 +65,7 @@ def test_assistant_with_the_local_model_never_shows_an_unvalidated_sentence(
 
 def test_unknown_generator_and_missing_gguf_are_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(KeyError, match="unknown generator 'gpt9'"):
-        get_generator("gpt9")
+        GENERATORS.create("gpt9")
     with pytest.raises(GeneratorError, match="GGUF not found"):
         LlamaCppGenerator(gguf=tmp_path / "missing.gguf")
 

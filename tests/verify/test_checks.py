@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from citewise.answer.markers import split_markers
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.retrieve.records import Evidence
 from citewise.types import Chunk
-from citewise.verify.markers import split_markers
 from citewise.verify.numbers import extract_numbers, unsupported_numbers
 from citewise.verify.validator import Validator
 

@@ -11,16 +11,19 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from citewise.answer.records import Answer, Draft, DraftSentence, ReferenceCheck
+from citewise.answer.records import Draft, DraftSentence
+from citewise.assistant.records import Answer
+from citewise.assistant.report import build_report, write_report
+from citewise.errors import UnknownName
 from citewise.evaluate.support_pairs import fill_answer, load_pairs, split_of
 from citewise.evaluate.support_synth import synthetic_pairs
 from citewise.retrieve.records import QueryAnalysis, SearchResult
 from citewise.serve.cli import app
 from citewise.verify.cues import cues
 from citewise.verify.features import FEATURES, pair_features
+from citewise.verify.records import ReferenceCheck
 from citewise.verify.references import check_references, render_references, short_name
-from citewise.verify.report import build_report, write_report
-from citewise.verify.scorer import LexicalScorer, TrainedScorer, UnknownScorerError, get_scorer
+from citewise.verify.scorer import LexicalScorer, TrainedScorer, get_scorer
 from citewise.verify.validator import Validator
 from tests.conftest import SHARED, shared
 from tests.verify.test_checks import EN, VI, fragment
@@ -51,7 +54,7 @@ def test_shipped_weights_load_with_thresholds(scorer: TrainedScorer) -> None:
     for lang in ("en", "vi"):
         supported, partial = scorer.thresholds(lang)
         assert 0.5 < partial <= supported < 1.0
-    with pytest.raises(UnknownScorerError):
+    with pytest.raises(UnknownName):
         get_scorer("oracle")
 
 

@@ -1,17 +1,15 @@
-"""The ``Generator`` port: evidence fragments in, a draft with markers out. Backends register by
-name ("extractive", "local", "openai"); unknown names raise a clear error."""
+"""The ``Generator`` port: evidence fragments in, a draft with markers out. Backends are found by
+name in ``GENERATORS`` ("extractive", "local", "openai", or a plugin's entry point)."""
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable
-from typing import Any
 
 from citewise.answer.records import Draft, Fragment
+from citewise.errors import GeneratorError
+from citewise.registry import Registry
 
-
-class GeneratorError(Exception):
-    """A generator could not produce a draft (model missing, server down, bad output)."""
+__all__ = ["GENERATORS", "Generator", "GeneratorError"]
 
 
 class Generator(abc.ABC):
@@ -23,32 +21,12 @@ class Generator(abc.ABC):
         ``strict`` is the retry after a failed validation: fewer fragments, stricter rules."""
 
 
-GeneratorFactory = Callable[..., Generator]
-_REGISTRY: dict[str, GeneratorFactory] = {}
-
-
-def register_generator(name: str, factory: GeneratorFactory) -> None:
-    _REGISTRY[name] = factory
-
-
-def get_generator(name: str, **kwargs: Any) -> Generator:
-    _builtins()
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise KeyError(f"unknown generator {name!r} (known: {', '.join(sorted(_REGISTRY))})") from None
-    return factory(**kwargs)
-
-
-def generator_names() -> list[str]:
-    _builtins()
-    return sorted(_REGISTRY)
-
-
-def _builtins() -> None:
-    if _REGISTRY:
-        return
-    from citewise.answer import extractive, llama_local, openai_compat
-
-    for mod in (extractive, llama_local, openai_compat):
-        mod.register()
+GENERATORS: Registry[Generator] = Registry(
+    "generator",
+    {
+        "extractive": "citewise.answer.extractive:ExtractiveGenerator",
+        "local": "citewise.answer.llama_local:LlamaCppGenerator",
+        "openai": "citewise.answer.openai_compat:OpenAICompatGenerator",
+    },
+)
+"""Generators by name; a plugin adds one under the entry-point group ``citewise.generators``."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citewise.answer.base import Generator, register_generator
+from citewise.answer.base import Generator
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.sentences import sentence_spans
 from citewise.textmatch import coverage
@@ -85,7 +85,3 @@ class ExtractiveGenerator(Generator):
             DraftSentence(" ".join(c.text.split()), [c.fragment.ref], quote_span=(c.start, c.end)) for c in chosen
         ]
         return Draft(sentences, self.name)
-
-
-def register() -> None:
-    register_generator("extractive", ExtractiveGenerator)

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from citewise.answer.base import Generator, GeneratorError, register_generator
+from citewise.answer.base import Generator
 from citewise.answer.models import model_path
 from citewise.answer.prompt import SCHEMA, messages, parse_reply
 from citewise.answer.records import Draft, Fragment
-from citewise.errors import MissingDependency
+from citewise.errors import GeneratorError, MissingDependency
 from citewise.settings import LlmSettings
 
 
@@ -70,7 +70,3 @@ class LlamaCppGenerator(Generator):
         draft.prompt_tokens = int(usage.get("prompt_tokens", 0))
         draft.completion_tokens = int(usage.get("completion_tokens", 0))
         return draft
-
-
-def register() -> None:
-    register_generator("local", LlamaCppGenerator)

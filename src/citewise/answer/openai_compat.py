@@ -8,9 +8,10 @@ from typing import Any
 
 import httpx
 
-from citewise.answer.base import Generator, GeneratorError, register_generator
+from citewise.answer.base import Generator
 from citewise.answer.prompt import SCHEMA, messages, parse_reply
 from citewise.answer.records import Draft, Fragment
+from citewise.errors import GeneratorError
 from citewise.settings import OpenAISettings
 
 
@@ -70,7 +71,3 @@ class OpenAICompatGenerator(Generator):
         draft.prompt_tokens = int(usage.get("prompt_tokens", 0))
         draft.completion_tokens = int(usage.get("completion_tokens", 0))
         return draft
-
-
-def register() -> None:
-    register_generator("openai", OpenAICompatGenerator)

@@ -10,10 +10,10 @@ import json
 import re
 from typing import Any
 
+from citewise.answer.markers import split_markers
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
 from citewise.chunk.sentences import sentence_spans
 from citewise.textmatch import coverage
-from citewise.verify.markers import split_markers
 
 SCHEMA: dict[str, Any] = {
     "type": "object",

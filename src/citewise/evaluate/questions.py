@@ -26,15 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from citewise.errors import CitewiseError
+from citewise.errors import QuestionSetError
 from citewise.jsonlines import JsonLineError, json_lines
 
 TYPES = ("factual", "contextual", "reasoning", "edge")
 UNTYPED = "untyped"
-
-
-class QuestionSetError(CitewiseError, ValueError):
-    """A question-set file that cannot be read (the line and the reason are in the message)."""
 
 
 @dataclass(frozen=True)

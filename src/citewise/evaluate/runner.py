@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable
 
 from citewise.answer.base import Generator
-from citewise.answer.records import Answer
 from citewise.assistant import Assistant
+from citewise.assistant.records import Answer
 from citewise.evaluate.baseline import ReferenceJudge, run_baseline
 from citewise.evaluate.metrics import answer_match, dedupe, score_ranking
 from citewise.evaluate.questions import EvalQuestion

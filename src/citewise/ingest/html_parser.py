@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.errors import EmptyDocument
-from citewise.ingest.base import PageCallback, Parser, register_parser
+from citewise.ingest.base import PageCallback, Parser
 from citewise.ingest.decode import decode_text
 from citewise.ingest.layout import LayoutBuilder
 from citewise.types import Layout
@@ -140,7 +140,3 @@ class HtmlParser(Parser):
         if caption is not None:
             b.add(caption.text(separator=" "))
         b.add_table(rows)
-
-
-def register() -> None:
-    register_parser(HtmlParser.name, HtmlParser)

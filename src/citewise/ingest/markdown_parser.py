@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from citewise.errors import EmptyDocument
-from citewise.ingest.base import PageCallback, Parser, register_parser
+from citewise.ingest.base import PageCallback, Parser
 from citewise.ingest.decode import decode_text
 from citewise.ingest.layout import LayoutBuilder
 from citewise.types import Layout
@@ -101,7 +101,3 @@ class MarkdownParser(Parser):
         if not layout.text.strip():
             raise EmptyDocument("the Markdown file holds no text")
         return layout
-
-
-def register() -> None:
-    register_parser(MarkdownParser.name, MarkdownParser)

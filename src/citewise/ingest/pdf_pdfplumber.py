@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from citewise.ingest.base import PageCallback, Parser, register_parser
+from citewise.ingest.base import PageCallback, Parser
 from citewise.ingest.pdf_common import PageItems, assemble, pdf_errors
 from citewise.types import Layout
 
@@ -46,7 +46,3 @@ class PdfplumberParser(Parser):
             entries.append((float(t.bbox[1]), "table", rows))
         entries.sort(key=lambda e: e[0])
         return PageItems(number, [(k, v) for _, k, v in entries])
-
-
-def register() -> None:
-    register_parser(PdfplumberParser.name, PdfplumberParser)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citewise.ingest.base import PageCallback, Parser, register_parser
+from citewise.ingest.base import PageCallback, Parser
 from citewise.ingest.pdf_common import PageItems, assemble, pdf_errors
 from citewise.types import Layout
 
@@ -35,7 +35,3 @@ class Pypdfium2Parser(Parser):
             finally:
                 pdf.close()
         return assemble(pages)
-
-
-def register() -> None:
-    register_parser(Pypdfium2Parser.name, Pypdfium2Parser)

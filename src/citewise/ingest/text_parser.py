@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citewise.errors import EmptyDocument
-from citewise.ingest.base import PageCallback, Parser, register_parser
+from citewise.ingest.base import PageCallback, Parser
 from citewise.ingest.decode import decode_text
 from citewise.ingest.layout import LayoutBuilder
 from citewise.types import Layout
@@ -35,7 +35,3 @@ class TextParser(Parser):
         if not layout.text.strip():
             raise EmptyDocument("the file holds no text")
         return layout
-
-
-def register() -> None:
-    register_parser(TextParser.name, TextParser)

@@ -96,11 +96,13 @@ def _answer_routes(router: APIRouter, worker: Worker, serve: ServeSettings) -> N
         question = _bounded_question(body.question, serve)
         generator = body.generator
         if generator is not None:
-            from citewise.answer.base import generator_names
+            from citewise.answer.base import GENERATORS
 
-            if generator not in generator_names():
+            if generator not in GENERATORS.names():
                 raise ApiError(
-                    400, "unknown_generator", f"unknown generator {generator!r} (known: {', '.join(generator_names())})"
+                    400,
+                    "unknown_generator",
+                    f"unknown generator {generator!r} (known: {', '.join(GENERATORS.names())})",
                 )
 
         def answer(s: Services) -> dict[str, Any]:

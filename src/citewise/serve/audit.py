@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from citewise.answer.records import Answer
+from citewise.assistant.records import Answer
 from citewise.errors import NotFound, StoreError
 
 FILENAME = "audit.sqlite3"

@@ -15,8 +15,8 @@ from citewise.settings import Settings
 
 if TYPE_CHECKING:
     from citewise.answer.base import Generator
-    from citewise.answer.records import Answer
     from citewise.assistant import Assistant
+    from citewise.assistant.records import Answer
     from citewise.retrieve.hybrid import Retriever
     from citewise.retrieve.records import SearchResult
 
@@ -30,14 +30,14 @@ def open_store(settings: Settings) -> EmbeddedStore:
 
 def build_generator(settings: Settings, name: str) -> Generator:
     """The generator registered as ``name`` with its settings section (``local``, ``openai``)."""
-    from citewise.answer.base import get_generator
+    from citewise.answer.base import GENERATORS
 
     a = settings.answer
     if name == "local":
-        return get_generator("local", settings=a.llm, max_sentences=a.max_sentences)
+        return GENERATORS.create("local", settings=a.llm, max_sentences=a.max_sentences)
     if name == "openai":
-        return get_generator("openai", settings=a.openai, max_sentences=a.max_sentences)
-    return get_generator(name, max_sentences=a.max_sentences)
+        return GENERATORS.create("openai", settings=a.openai, max_sentences=a.max_sentences)
+    return GENERATORS.create(name, max_sentences=a.max_sentences)
 
 
 class Engine:

@@ -12,6 +12,8 @@ from typing import Any, ClassVar
 
 from fastapi import HTTPException, Request
 
+from citewise.errors import CitewiseError
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -19,7 +21,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-class ApiError(HTTPException):
+class ApiError(HTTPException, CitewiseError):
     """An HTTP error with a stable machine-readable ``code`` (rendered as ``{"error": {...}}``)."""
 
     def __init__(

@@ -11,14 +11,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from citewise.errors import CitewiseError
+from citewise.errors import PairsFileError
 from citewise.jsonlines import JsonLineError, json_lines
 from citewise.verify.numbers import unsupported_numbers
 from citewise.verify.scorer import SupportScorer
-
-
-class PairsFileError(CitewiseError):
-    """A line of a pairs file is not a JSON object with string ``claim`` and ``source``."""
 
 
 @dataclass

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 
-from citewise.answer.records import Fragment, ReferenceCheck
+from citewise.answer.records import Fragment
 from citewise.lang import fold, visible
 from citewise.retrieve.query_refs import provision_refs
 from citewise.textmatch import coverage
+from citewise.verify.records import ReferenceCheck
 
 CONTEXT_CHARS = 200
 

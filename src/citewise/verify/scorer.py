@@ -14,7 +14,6 @@ from __future__ import annotations
 import abc
 import json
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -24,15 +23,12 @@ import numpy as np
 
 from citewise.errors import CitewiseError
 from citewise.lang import detect_language
+from citewise.registry import Registry
 from citewise.verify.features import FEATURES, pair_features
 from citewise.verify.support import best_window
 from citewise.verify.trees import Tree, predict_log_odds
 
 DEFAULT_WEIGHTS = "support-gbt-v2.json"
-
-
-class UnknownScorerError(CitewiseError, KeyError):
-    """No support scorer is registered under that name."""
 
 
 @dataclass(frozen=True)
@@ -121,20 +117,13 @@ class TrainedScorer(SupportScorer):
         return SupportScore(p, f.span, named, "vi" if named["vi"] else "en")
 
 
-_REGISTRY: dict[str, Callable[[], SupportScorer]] = {}
-
-
-def register_scorer(name: str, factory: Callable[[], SupportScorer]) -> None:
-    _REGISTRY[name] = factory
+SCORERS: Registry[SupportScorer] = Registry(
+    "support scorer",
+    {"trained": "citewise.verify.scorer:TrainedScorer", "lexical": "citewise.verify.scorer:LexicalScorer"},
+    group="citewise.scorers",
+)
+"""Support scorers by name; a plugin adds one under the entry-point group ``citewise.scorers``."""
 
 
 def get_scorer(name: str = "trained") -> SupportScorer:
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise UnknownScorerError(f"unknown support scorer {name!r}; known: {', '.join(sorted(_REGISTRY))}") from None
-    return factory()
-
-
-register_scorer("trained", TrainedScorer)
-register_scorer("lexical", LexicalScorer)
+    return SCORERS.create(name)

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citewise.answer.records import Citation, Draft, DraftSentence, Fragment, Verdict
+from citewise.answer.markers import stray_brackets
+from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.verify.entailment import EntailmentJudge, excerpt
-from citewise.verify.markers import stray_brackets
 from citewise.verify.numbers import unsupported_numbers
+from citewise.verify.records import Citation, Verdict
 from citewise.verify.references import check_references
 from citewise.verify.scorer import SupportScorer, get_scorer
 

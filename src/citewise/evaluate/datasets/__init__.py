@@ -1,6 +1,7 @@
 """Converters from the shared benchmark data sets to a citewise corpus (JSONL records
 ``{doc, id, title, text, kind, label}``, for ``citewise ingest``) and a question set (JSONL, for
-``citewise eval``). One module per data set, registered by name; ``convert`` runs one."""
+``citewise eval``). One module per data set, found by name in ``DATASETS`` (a plugin adds one under
+the entry-point group ``citewise.datasets``); ``convert`` runs one."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citewise.errors import NotFound
+from citewise.registry import Registry
 
 
 @dataclass
@@ -24,7 +26,27 @@ class Converted:
 Converter = Callable[[Path, Path, int | None], Converted]
 """(data folder, output folder, question limit) -> what was written."""
 
-_REGISTRY: dict[str, tuple[str, Converter]] = {}
+
+@dataclass(frozen=True)
+class Dataset:
+    """A converter with its one-line description."""
+
+    description: str
+    convert: Converter
+
+
+DATASETS: Registry[Dataset] = Registry(
+    "data set",
+    {
+        "alqac2022": "citewise.evaluate.datasets.alqac:alqac2022",
+        "alqac2023": "citewise.evaluate.datasets.alqac:alqac2023",
+        "obliqa": "citewise.evaluate.datasets.obliqa:dataset",
+        "answerability-en": "citewise.evaluate.datasets.answerability:english",
+        "answerability-vi": "citewise.evaluate.datasets.answerability:vietnamese",
+        "contractnli": "citewise.evaluate.datasets.contractnli:dataset",
+    },
+    group="citewise.datasets",
+)
 DEFAULT_SOURCES = {
     "alqac2022": "alqac2022",
     "alqac2023": "alqac2023",
@@ -33,33 +55,17 @@ DEFAULT_SOURCES = {
     "answerability-vi": "answerability",
     "contractnli": "contractnli",
 }
-"""Folder of ../shared/data each converter reads by default."""
-
-
-def register_converter(name: str, description: str, converter: Converter) -> None:
-    _REGISTRY[name] = (description, converter)
-
-
-def _builtins() -> None:
-    if _REGISTRY:
-        return
-    from citewise.evaluate.datasets import alqac, answerability, contractnli, obliqa
-
-    for mod in (alqac, obliqa, answerability, contractnli):
-        mod.register()
+"""Folder of the shared data each converter reads by default."""
 
 
 def converters() -> dict[str, str]:
     """Name -> one-line description."""
-    _builtins()
-    return {name: desc for name, (desc, _) in sorted(_REGISTRY.items())}
+    return {name: factory().description for name, factory in DATASETS.items()}
 
 
 def convert(name: str, source: Path, out: Path, limit: int | None = None) -> Converted:
-    _builtins()
-    if name not in _REGISTRY:
-        raise NotFound(f"unknown data set {name!r} (known: {', '.join(sorted(_REGISTRY))})")
+    dataset = DATASETS.create(name)
     if not source.is_dir():
         raise NotFound(f"data folder not found: {source}")
     out.mkdir(parents=True, exist_ok=True)
-    return _REGISTRY[name][1](source, out, limit)
+    return dataset.convert(source, out, limit)

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from citewise.evaluate.datasets import Converted, register_converter
+from citewise.evaluate.datasets import Converted, Dataset
 from citewise.evaluate.datasets._io import write_records
 from citewise.evaluate.questions import EvalQuestion, Reference, write_questions
 
@@ -67,14 +67,15 @@ def _convert(source: Path, out: Path, limit: int | None, questions_file: str) ->
     return Converted(qpath, corpus, {"records": len(records), "documents": len(laws), "questions": len(questions)})
 
 
-def register() -> None:
-    register_converter(
-        "alqac2022",
+def alqac2022() -> Dataset:
+    return Dataset(
         "ALQAC 2022: 520 Vietnamese questions, gold articles of 4 laws (1,377 articles)",
         lambda s, o, n: _convert(s, o, n, "question.json"),
     )
-    register_converter(
-        "alqac2023",
+
+
+def alqac2023() -> Dataset:
+    return Dataset(
         "ALQAC 2023 train: 100 Vietnamese questions (true/false, multiple-choice, essay), 17 laws",
         lambda s, o, n: _convert(s, o, n, "train.json"),
     )

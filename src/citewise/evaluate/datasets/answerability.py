@@ -14,7 +14,7 @@ import csv
 from pathlib import Path
 from typing import Any
 
-from citewise.evaluate.datasets import Converted, register_converter
+from citewise.evaluate.datasets import Converted, Dataset
 from citewise.evaluate.datasets._io import write_records
 from citewise.evaluate.questions import EvalQuestion, Reference, write_questions
 
@@ -87,14 +87,15 @@ def convert_lang(lang: str, source: Path, out: Path, limit: int | None) -> Conve
     return Converted(qpath, corpus, counts, [f"probes alone: {out / 'probes.jsonl'}"])
 
 
-def register() -> None:
-    register_converter(
-        "answerability-en",
+def english() -> Dataset:
+    return Dataset(
         "SQuAD 2.0 sample: English Wikipedia paragraphs, answerable and unanswerable questions",
         lambda s, o, n: convert_lang("en", s, o, n),
     )
-    register_converter(
-        "answerability-vi",
+
+
+def vietnamese() -> Dataset:
+    return Dataset(
         "UIT-ViQuAD 2.0 sample: Vietnamese Wikipedia paragraphs, answerable and unanswerable questions",
         lambda s, o, n: convert_lang("vi", s, o, n),
     )

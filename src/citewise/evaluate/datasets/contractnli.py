@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from citewise.evaluate.datasets import Converted, register_converter
+from citewise.evaluate.datasets import Converted, Dataset
 from citewise.evaluate.datasets._io import write_records
 from citewise.evaluate.questions import EvalQuestion, Reference, write_questions
 
@@ -67,5 +67,5 @@ def convert(source: Path, out: Path, limit: int | None) -> Converted:
     return Converted(qpath, corpus, counts)
 
 
-def register() -> None:
-    register_converter("contractnli", "ContractNLI dev: NDAs against 17 hypotheses; NotMentioned as probes", convert)
+def dataset() -> Dataset:
+    return Dataset("ContractNLI dev: NDAs against 17 hypotheses; NotMentioned as probes", convert)

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from citewise.evaluate.datasets import Converted, register_converter
+from citewise.evaluate.datasets import Converted, Dataset
 from citewise.evaluate.datasets._io import write_records
 from citewise.evaluate.questions import EvalQuestion, Reference, write_questions
 
@@ -56,5 +56,5 @@ def convert(source: Path, out: Path, limit: int | None) -> Converted:
     return Converted(qpath, corpus, {"records": len(records), "questions": len(questions)}, notes)
 
 
-def register() -> None:
-    register_converter("obliqa", "ObliQA dev: English regulatory questions with gold passages (ADGM)", convert)
+def dataset() -> Dataset:
+    return Dataset("ObliQA dev: English regulatory questions with gold passages (ADGM)", convert)

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from citewise.answer.records import Answer
+from citewise.assistant.records import Answer
 from citewise.retrieve.records import SearchResult
 
 

@@ -13,14 +13,16 @@ from typing import Any
 from citewise.answer.base import Generator, GeneratorError
 from citewise.answer.extractive import ExtractiveGenerator
 from citewise.answer.llama_local import LlamaCppGenerator
-from citewise.answer.records import LOW_CONFIDENCE, REFUSAL, Answer, AnswerSentence, Citation, Fragment
+from citewise.answer.records import REFUSAL, Fragment
+from citewise.assistant.records import LOW_CONFIDENCE, Answer, AnswerSentence
+from citewise.assistant.report import build_report, write_report
 from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import SearchResult
 from citewise.settings import AnswerSettings
 from citewise.textmatch import coverage
 from citewise.verify.entailment import LlamaCppJudge
+from citewise.verify.records import Citation
 from citewise.verify.references import render_references
-from citewise.verify.report import build_report, write_report
 from citewise.verify.scorer import get_scorer
 from citewise.verify.validator import CheckedSentence, Validator
 

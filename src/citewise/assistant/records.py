@@ -1,0 +1,61 @@
+"""The ``Answer`` people are shown: its sentences, each with its citations and verdict; how it was
+reached (generator, attempts, timings, tokens) and how far to trust it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from citewise.verify.records import Citation, Verdict
+
+LOW_CONFIDENCE = {
+    "en": "⚠ Low confidence: check the cited provisions before relying on this answer.",
+    "vi": "⚠ Độ tin cậy thấp: hãy kiểm tra các điều khoản được trích dẫn trước khi sử dụng câu trả lời này.",
+}
+
+
+@dataclass
+class AnswerSentence:
+    text: str
+    citations: list[Citation]
+    verdict: Verdict
+
+
+@dataclass
+class Answer:
+    question: str
+    lang: str
+    text: str
+    """The answer as shown: sentences each ending with numbered references [1], [2]."""
+    sentences: list[AnswerSentence]
+    refused: bool
+    reason: str
+    confidence: float
+    generator: str
+    warning: str = ""
+    partial: bool = False
+    timings: dict[str, float] = field(default_factory=dict)
+    tokens: dict[str, int] = field(default_factory=dict)
+    attempts: list[str] = field(default_factory=list)
+    """What happened: "local: 1 sentence failed support", "retry", "fallback: extractive"."""
+    verification: float = 1.0
+    """Supported sentences / sentences of the draft the answer was taken from (before unsupported
+    ones were dropped)."""
+    flagged: bool = False
+    """``verification`` is under the configured threshold."""
+    report: str = ""
+    """Path of the low-confidence report written for this answer, if any."""
+
+    @property
+    def references(self) -> list[Citation]:
+        """Distinct citations in order of first use: the numbered reference list."""
+        seen: dict[str, Citation] = {}
+        for s in self.sentences:
+            for c in s.citations:
+                seen.setdefault(f"{c.marker}@{c.char_start}", c)
+        return list(seen.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["references"] = [asdict(c) for c in self.references]
+        return d
