@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.ingest.provisions import label_key
 from citewise.lang import detect_language, fold
+from citewise.refs.keys import label_key
 
 
 def test_fold_keeps_length_and_maps_vietnamese_letters() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from citewise.ingest.html_parser import HtmlParser
 from citewise.ingest.jsonl_importer import import_jsonl
 from citewise.ingest.loader import document_from_layout, load_document
-from citewise.ingest.provisions import resolve_label
+from citewise.refs.keys import resolve_label
 from tests.conftest import shared
 from tests.helpers.gdpr import gdpr_html
 from tests.ingest.test_samples import assert_offsets

@@ -9,7 +9,7 @@ import pytest
 
 from citewise.chunk.chunker import Chunker
 from citewise.ingest.loader import load_document
-from citewise.ingest.provisions import resolve_label
+from citewise.refs.keys import resolve_label
 from citewise.types import Document
 
 SAMPLE_FILES = sorted(p.name for p in (Path(__file__).parents[2] / "src/citewise/samples/corpus").iterdir())

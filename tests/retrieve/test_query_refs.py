@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from citewise.refs.query import extract_references
 from citewise.retrieve.query import analyze
-from citewise.retrieve.query_refs import extract_references
 
 
 @pytest.mark.parametrize(

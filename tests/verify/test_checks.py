@@ -121,7 +121,7 @@ def test_a_reference_is_found_behind_invisible_direction_marks() -> None:
 
 
 def test_a_reference_hidden_behind_direction_marks_is_still_checked() -> None:
-    from citewise.retrieve.query_refs import provision_refs
+    from citewise.refs.query import provision_refs
     from citewise.verify.references import check_references, render_references
 
     frag = fragment(
@@ -135,7 +135,7 @@ def test_a_reference_hidden_behind_direction_marks_is_still_checked() -> None:
 
 
 def test_the_idiom_as_a_rule_is_no_reference() -> None:
-    from citewise.retrieve.query_refs import provision_refs
+    from citewise.refs.query import provision_refs
 
     assert provision_refs("As a rule a person must pay the premium.") == []
     assert [r.raw for r in provision_refs("Rule A and rule (a) apply; see clause b.")] == [

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from citewise.chunk.header import context_header, division_path
 from citewise.chunk.sentences import sentence_spans
 from citewise.chunk.tokens import TokenCounter, estimate_tokens
-from citewise.ingest.markers import DOTTED_BASE, RANK, UNIT_RANK_LIMIT
+from citewise.refs.markers import DOTTED_BASE, RANK, UNIT_RANK_LIMIT
 from citewise.settings import ChunkSettings
 from citewise.types import Chunk, Document, Node, Table
 

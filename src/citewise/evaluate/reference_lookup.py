@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from citewise.index.base import Store
 from citewise.lang import fold
+from citewise.refs.resolve import ReferenceResolver
 from citewise.retrieve.query import analyze
-from citewise.retrieve.resolver import ReferenceResolver
 from citewise.types import Node
 
 
@@ -193,7 +193,8 @@ def run(store: Store, cases: list[LookupCase]) -> list[LookupOutcome]:
     resolver = ReferenceResolver(store)
     out: list[LookupOutcome] = []
     for case in cases:
-        res = resolver.resolve(analyze(case.question))
+        analysis = analyze(case.question)
+        res = resolver.resolve(analysis.question, analysis.refs, analysis.docs)
         pins = [(d, n.key) for d, n, _ in res.pins]
         out.append(LookupOutcome(case, list(dict.fromkeys(pins))))
     return out

@@ -25,8 +25,8 @@ from citewise.index.lexical import LexicalIndex
 from citewise.index.schema import migrate
 from citewise.index.vectors import VectorIndex
 from citewise.ingest import PARSER_VERSION
-from citewise.ingest.provisions import resolve_label
 from citewise.lang import fold
+from citewise.refs.keys import resolve_label
 from citewise.types import Chunk, Document, Node, PageSpan, Table
 
 

@@ -13,13 +13,13 @@ from typing import Any
 from citewise.errors import CorruptFile, EmptyDocument
 from citewise.ingest.decode import decode_text
 from citewise.ingest.layout import clean_block
-from citewise.ingest.markers import number_key
 from citewise.ingest.metadata import extract_metadata
-from citewise.ingest.references import origin_alias
 from citewise.ingest.structure import build_structure
-from citewise.ingest.xrefs import resolve_xrefs
 from citewise.jsonlines import JsonLineError, json_lines
 from citewise.lang import detect_language
+from citewise.refs.markers import number_key
+from citewise.refs.mentions import origin_alias
+from citewise.refs.xrefs import resolve_xrefs
 from citewise.types import Block, Document, Layout, Node
 
 _FIELDS = {

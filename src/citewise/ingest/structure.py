@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from citewise.ingest import markers as mk
-from citewise.ingest.labels import assign_labels
-from citewise.ingest.references import find_references, origin_alias
-from citewise.ingest.xrefs import resolve_xrefs
 from citewise.lang import fold
+from citewise.refs import markers as mk
+from citewise.refs.labels import assign_labels
+from citewise.refs.mentions import find_references, origin_alias
+from citewise.refs.xrefs import resolve_xrefs
 from citewise.types import Layout, Node
 
 _TOC = re.compile(r"^(muc luc|danh sach dieu khoan|table of contents|contents)\s*$", re.I)

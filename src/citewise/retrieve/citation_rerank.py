@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from citewise.ingest.provisions import label_key
 from citewise.lang import fold
+from citewise.refs.keys import label_key
 from citewise.retrieve.records import QueryRef
 from citewise.types import Chunk
 

@@ -10,11 +10,11 @@ from collections.abc import Callable
 
 from citewise.index.base import Hit, Store
 from citewise.index.embedder import Embedder
+from citewise.refs.resolve import ReferenceResolver, Resolution
 from citewise.retrieve.citation_rerank import citation_scores
 from citewise.retrieve.fusion import fuse
 from citewise.retrieve.query import analyze
 from citewise.retrieve.records import Evidence, RankerScore, SearchResult
-from citewise.retrieve.resolver import ReferenceResolver, Resolution
 from citewise.settings import RetrieveSettings
 from citewise.textmatch import coverage
 from citewise.types import Chunk, Node
@@ -46,7 +46,7 @@ class Retriever:
         if analysis.intent == "chitchat":
             timings["total"] = (self.clock() - t0) * 1000
             return SearchResult(analysis, [], weak=True, weak_reason="chit-chat: no retrieval", timings=timings)
-        resolution = self.resolver.resolve(analysis)
+        resolution = self.resolver.resolve(analysis.question, analysis.refs, analysis.docs)
         t1 = self.clock()
         timings["analysis"] = (t1 - t0) * 1000
         only = sorted(resolution.docs) if (s.restrict_to_named and resolution.docs) else None

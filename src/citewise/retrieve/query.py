@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from citewise.lang import detect_language, fold
-from citewise.retrieve.query_refs import extract_references
+from citewise.refs.query import extract_references
 from citewise.retrieve.records import QueryAnalysis
 
 _CHITCHAT = re.compile(

@@ -16,7 +16,7 @@ import numpy as np
 
 from citewise.chunk.sentences import sentence_spans
 from citewise.lang import detect_language, fold
-from citewise.retrieve.query_refs import provision_refs
+from citewise.refs.query import provision_refs
 from citewise.textmatch import STOPWORDS, words
 from citewise.verify.cues import Cues, cues, flips, negated_words, scoped_words, swapped_roles
 from citewise.verify.numbers import extract_numbers

@@ -12,7 +12,7 @@ import re
 
 from citewise.answer.records import Fragment
 from citewise.lang import fold, visible
-from citewise.retrieve.query_refs import provision_refs
+from citewise.refs.query import provision_refs
 from citewise.textmatch import coverage
 from citewise.verify.records import ReferenceCheck
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from citewise.ingest.markers import number_key
 from citewise.lang import fold, visible
-from citewise.retrieve.records import DocHint, QueryRef
+from citewise.refs.markers import number_key
+from citewise.refs.records import DocHint, QueryRef
 
 _TYPES = [
     (r"bo\s+luat|bl", "Bộ luật"),

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from citewise.ingest.provisions import label_key
 from citewise.lang import fold
+from citewise.refs.keys import label_key
 from citewise.types import Node
 
 _SELF_DOC = re.compile(r"\b(nay|this regulation|this directive|this policy|this act|these rules)\b", re.I)

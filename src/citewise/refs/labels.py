@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from citewise.ingest.markers import number_key
+from citewise.refs.markers import number_key
 from citewise.types import Node
 
 _VI_WORD = {

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from citewise.ingest.markers import number_key
 from citewise.lang import fold
+from citewise.refs.markers import number_key
 from citewise.types import Node
 
 _VI_PART = re.compile(

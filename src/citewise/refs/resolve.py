@@ -5,13 +5,38 @@ their origin notes, so "Điều 12 Thông tư 67/2023/TT-BTC" finds "Điều 2.3
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from citewise.index.base import Store
 from citewise.lang import fold
-from citewise.retrieve.query_refs import _type_name
-from citewise.retrieve.records import DocHint, QueryAnalysis, QueryRef
+from citewise.refs.query import _type_name
+from citewise.refs.records import DocHint, QueryRef
 from citewise.types import Node
+
+
+class CatalogDocument(Protocol):
+    """What resolution reads of an indexed document."""
+
+    @property
+    def doc_id(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def doc_type(self) -> str | None: ...
+    @property
+    def number(self) -> str | None: ...
+    @property
+    def aliases(self) -> Sequence[str]: ...
+
+
+class Catalog(Protocol):
+    """The documents and provisions references are resolved against (an index's ``Store``)."""
+
+    def generation(self) -> int: ...
+    def documents(self) -> Sequence[CatalogDocument]: ...
+    def nodes(self, doc_id: str) -> list[Node]: ...
+
 
 _STOP = {"of", "the", "on", "and", "for", "in", "to", "with", "regard", "a", "an", "its", "by", "va", "cua", "ve"}
 _NUMBER = re.compile(r"^(?P<a>\d{1,4})(?:/(?P<b>\d{1,4}))?(?:/(?P<suffix>[\w\-]+))?$")
@@ -94,7 +119,7 @@ class Resolution:
 
 
 class ReferenceResolver:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Catalog) -> None:
         self.store = store
         self._version: object = None
         self.instruments: list[Instrument] = []
@@ -249,15 +274,16 @@ class ReferenceResolver:
                     return nodes.get(node.key.lower() + key[len(f"art:{art}") :], node)
         return None
 
-    def resolve(self, analysis: QueryAnalysis) -> Resolution:
+    def resolve(self, question: str, refs: Sequence[QueryRef], docs: Sequence[DocHint] = ()) -> Resolution:
+        """What the question's provision references ``refs`` and document names ``docs`` point to."""
         self._load()
         res = Resolution()
-        for doc_id, why in self.named_documents(analysis.question).items():
+        for doc_id, why in self.named_documents(question).items():
             res.docs[doc_id] = why
-        for hint in analysis.docs:
+        for hint in docs:
             for ins in self.match(hint):
                 res.docs.setdefault(ins.doc_id, f"named: {hint.raw}")
-        for ref in analysis.refs:
+        for ref in refs:
             if ref.key is None:
                 continue
             named = self.match(ref.doc) if ref.doc is not None else []
