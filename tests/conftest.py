@@ -39,7 +39,7 @@ def embedder():  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="session")
 def sample_index(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[Path]:  # type: ignore[no-untyped-def]
     """The sample corpus ingested once with the real embedder (the folder is shared; do not write)."""
-    from citewise.corpus import Corpus
+    from citewise.index.corpus import Corpus
     from citewise.index.embedded import EmbeddedStore
     from citewise.settings import Settings
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from citewise.corpus import Corpus
 from citewise.evaluate.datasets import convert, converters
 from citewise.evaluate.questions import Reference, load_questions
 from citewise.evaluate.targets import TargetResolver, resolve
+from citewise.index.corpus import Corpus
 from citewise.index.embedded import EmbeddedStore
 from citewise.settings import Settings
 from tests.conftest import shared

@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import citewise
 from citewise.answer.base import Generator
 from citewise.answer.records import Draft, DraftSentence, Fragment
+from citewise.cli import app
 from citewise.evaluate.calibrate import weak
 from citewise.evaluate.questions import load_questions
 from citewise.evaluate.records import EvalRun
 from citewise.evaluate.report_html import render
 from citewise.evaluate.runner import Evaluator
-from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import Embedder
-from citewise.serve.cli import app
 from citewise.settings import Settings
 
 HERE = Path(__file__).parent
@@ -56,12 +56,10 @@ def index(module_index: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def run(index: Path, embedder: Embedder) -> EvalRun:
-    store = EmbeddedStore(index)
     baseline = ClosedBook()
-    ev = Evaluator(store, embedder, Settings(index=index), None, baseline)
-    out = ev.run(load_questions(SET), "sample")
+    with citewise.open(index=index, settings=Settings(index=index), embedder=embedder) as engine:
+        out = Evaluator(engine, None, baseline).run(load_questions(SET), "sample")
     assert [n for _, n in baseline.calls] == [0] * 16  # no context given, ever
-    store.close()
     return out
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.corpus import Corpus
 from citewise.evaluate.reference_lookup import build_cases, run
+from citewise.index.corpus import Corpus
 from citewise.index.embedded import EmbeddedStore
 from citewise.retrieve.hybrid import Retriever
 from citewise.settings import Settings

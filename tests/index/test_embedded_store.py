@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from citewise.corpus import Corpus
 from citewise.errors import NotFound, SchemaError
+from citewise.index.corpus import Corpus
 from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import Embedder
 from citewise.ingest import PARSER_VERSION
@@ -147,7 +147,7 @@ def test_killed_ingest_leaves_a_consistent_store(tmp_path: Path, samples: Path) 
     script = textwrap.dedent(
         f"""
         from pathlib import Path
-        from citewise.corpus import Corpus
+        from citewise.index.corpus import Corpus
         from citewise.index.embedded import EmbeddedStore
         from citewise.settings import Settings
         store = EmbeddedStore({str(index)!r}, model="none")

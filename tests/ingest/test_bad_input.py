@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.corpus import Corpus
 from citewise.errors import CorruptFile, EmptyDocument, EncodingError, IngestError, TooLarge, UnsupportedFormat
+from citewise.index.corpus import Corpus
 from citewise.index.embedded import EmbeddedStore
 from citewise.ingest.decode import decode_text
 from citewise.ingest.loader import load_document
@@ -161,7 +161,7 @@ def test_error_types(tmp_path: Path, name: str, data: bytes, error: type[IngestE
 def test_cli_exit_code_is_nonzero_only_when_nothing_was_ingested(bad_folder: Path, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from citewise.serve.cli import app
+    from citewise.cli import app
 
     runner = CliRunner()
     env = {"CITEWISE_STORE__EMBEDDER": "none"}

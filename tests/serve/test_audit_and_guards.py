@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from citewise.answer.records import REFUSAL
 from citewise.assistant.records import Answer, AnswerSentence
+from citewise.cli import app
 from citewise.errors import NotFound, StoreError, UnsafeName, UnsupportedFormat
 from citewise.serve.audit import FILENAME, AuditLog
-from citewise.serve.cli import app
 from citewise.serve.config import ServeSettings, binding_problem, is_loopback
 from citewise.serve.guards import RateLimiter
 from citewise.serve.uploads import DOCUMENT_TYPES, safe_filename

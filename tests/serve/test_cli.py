@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from citewise.serve.cli import app
+from citewise.cli import app
 
 runner = CliRunner()
 NO_EMBED = {"CITEWISE_STORE__EMBEDDER": "none"}

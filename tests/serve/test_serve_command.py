@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 from typer.testing import CliRunner
 
-from citewise.serve.cli import app
+from citewise.cli import app
 
 
 def free_port() -> int:
@@ -26,7 +26,7 @@ def free_port() -> int:
 def test_serve_prints_its_address_and_serves_with_the_token(fresh_index: Path) -> None:
     index = fresh_index
     port = free_port()
-    command = [sys.executable, "-m", "citewise.serve.cli", "serve", "--index", str(index), "--port", str(port)]
+    command = [sys.executable, "-m", "citewise.cli", "serve", "--index", str(index), "--port", str(port)]
     env = {**os.environ, "CITEWISE_API_TOKEN": "tok-123", "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:

@@ -19,7 +19,6 @@ from citewise.assistant.report import build_report, write_report
 from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import SearchResult
 from citewise.settings import AnswerSettings
-from citewise.textmatch import coverage
 from citewise.verify.entailment import LlamaCppJudge
 from citewise.verify.records import Citation
 from citewise.verify.references import render_references
@@ -68,7 +67,9 @@ class Assistant:
 
     def ask(self, question: str) -> Answer:
         t0 = self.clock()
-        result = self.retriever.search(question, k=max(self.settings.fragments, 5))
+        # as many as a search returns by default (the answer carries its search, and evaluation ranks
+        # its top 10), never fewer than the fragments given to the generator
+        result = self.retriever.search(question, k=max(self.settings.fragments, 5, self.retriever.settings.k))
         timings = {f"retrieve.{k}": v for k, v in result.timings.items()}
         lang = result.analysis.lang
         if result.weak:
@@ -118,7 +119,9 @@ class Assistant:
         return self._report(answer, result, drafted or checked)
 
     def _report(self, answer: Answer, result: SearchResult, drafted: list[CheckedSentence]) -> Answer:
-        """Write a low-confidence report when the answer is refused, flagged or of low confidence."""
+        """Attach the search; write a low-confidence report when the answer is refused, flagged or of
+        low confidence."""
+        answer.search = result
         if self.reports is None or result.analysis.intent != "legal":
             return answer
         if not (answer.refused or answer.flagged or answer.confidence < self.settings.low_confidence):
@@ -174,11 +177,10 @@ class Assistant:
 
     def _confidence(self, result: SearchResult, checked: list[CheckedSentence]) -> float:
         support = sum(c.verdict.support for c in checked) / len(checked)
-        found = [e for e in result.evidence if not e.supporting]
-        dense = max((e.dense for e in found[:3] if e.dense is not None), default=None)
-        cov = max((coverage(result.analysis.question, f"{e.chunk.header} {e.text}") for e in found[:3]), default=0.0)
-        retrieval = cov if dense is None else 0.5 * cov + 0.5 * min(1.0, max(0.0, (dense - 0.75) / 0.15))
-        if any(e.pinned for e in found):
+        st = result.strength
+        cov = st.coverage
+        retrieval = cov if st.dense is None else 0.5 * cov + 0.5 * min(1.0, max(0.0, (st.dense - 0.75) / 0.15))
+        if st.pinned:
             retrieval = max(retrieval, 0.9)
         return round(0.5 * support + 0.5 * retrieval, 3)
 

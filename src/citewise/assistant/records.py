@@ -3,9 +3,10 @@ reached (generator, attempts, timings, tokens) and how far to trust it."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from citewise.retrieve.records import SearchResult
 from citewise.verify.records import Citation, Verdict
 
 LOW_CONFIDENCE = {
@@ -45,6 +46,9 @@ class Answer:
     """``verification`` is under the configured threshold."""
     report: str = ""
     """Path of the low-confidence report written for this answer, if any."""
+    search: SearchResult | None = field(default=None, repr=False, compare=False)
+    """The search the answer was built from (evaluation reads it instead of searching again); not in
+    ``to_dict``."""
 
     @property
     def references(self) -> list[Citation]:
@@ -56,6 +60,7 @@ class Answer:
         return list(seen.values())
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = asdict(replace(self, search=None))
+        d.pop("search")
         d["references"] = [asdict(c) for c in self.references]
         return d

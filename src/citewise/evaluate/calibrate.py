@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citewise.evaluate.records import EvalRun, QuestionResult
+from citewise.retrieve.records import Strength
 
 DENSE_GRID = tuple(round(0.70 + 0.01 * i, 2) for i in range(26))
 COVERAGE_GRID = (*tuple(round(0.3 + 0.05 * i, 2) for i in range(15)), 1.01)
@@ -71,14 +72,8 @@ class Outcome:
 
 
 def weak(r: QuestionResult, dense: float, cov: float) -> bool:
-    """The retriever's weak-evidence rule on the recorded evidence of a question."""
-    if not r.searched:
-        return True
-    if r.pinned:
-        return False
-    if r.best_dense is not None:
-        return r.best_dense < dense and r.best_coverage < cov
-    return r.best_coverage < cov
+    """The retriever's weak-evidence rule on the recorded evidence strength of a question."""
+    return Strength(r.best_dense, r.best_coverage, r.pinned, r.searched).is_weak(dense, cov)
 
 
 def refused(r: QuestionResult, c: Candidate) -> bool:

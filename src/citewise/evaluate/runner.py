@@ -2,9 +2,8 @@
 what was answered or refused, which citations hit the references, the verification scores,
 figures caught, latency, and (optionally) the no-context baseline.
 
-Each question is asked once through ``Assistant.ask`` (its latency is the one reported), then
-searched again with ``k`` = 10 for the ranking measures; the query vector is memoised, so the
-second search costs no embedding."""
+Each question is asked once through the engine (its latency is the one reported); the ranking
+measures read the search the answer was built from (its top 10)."""
 
 from __future__ import annotations
 
@@ -13,35 +12,19 @@ import time
 from collections.abc import Callable
 
 from citewise.answer.base import Generator
-from citewise.assistant import Assistant
 from citewise.assistant.records import Answer
+from citewise.engine import Engine
 from citewise.evaluate.baseline import ReferenceJudge, run_baseline
 from citewise.evaluate.metrics import answer_match, dedupe, score_ranking
 from citewise.evaluate.questions import EvalQuestion
 from citewise.evaluate.records import CitedSentence, EvalRun, EvidenceView, QuestionResult
 from citewise.evaluate.summary import summarize
 from citewise.evaluate.targets import TargetResolver, Targets, resolve
-from citewise.index.base import Store
-from citewise.index.embedder import Embedder, MemoEmbedder
 from citewise.progress import NullProgress, Progress
-from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import SearchResult
-from citewise.settings import Settings
-from citewise.textmatch import coverage
 from citewise.verify.numbers import unsupported_numbers
 
 RANK_K = 10
-
-
-def evidence_stats(result: SearchResult) -> tuple[float | None, float, bool, bool]:
-    """What the weak-evidence rule looks at: best cosine and best question coverage of the top
-    three found (not supporting) items, whether any is pinned, whether anything was searched."""
-    found = [e for e in result.evidence if not e.supporting]
-    if result.analysis.intent != "legal" or not found:
-        return None, 0.0, False, False
-    dense = [e.dense for e in found[:3] if e.dense is not None]
-    cov = max(coverage(result.analysis.question, f"{e.chunk.header} {e.text}") for e in found[:3])
-    return (max(dense) if dense else None), cov, any(e.pinned for e in found), True
 
 
 class Evaluator:
@@ -49,21 +32,19 @@ class Evaluator:
 
     def __init__(
         self,
-        store: Store,
-        embedder: Embedder | None,
-        settings: Settings,
-        generator: Generator | None = None,
+        engine: Engine,
+        generator: str | None = None,
         baseline: Generator | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.store = store
-        self.settings = settings
-        self.embedder = MemoEmbedder(embedder) if embedder is not None else None
-        self.retriever = Retriever(store, self.embedder, settings.retrieve)
-        self.assistant = Assistant(self.retriever, generator, settings.answer, clock=clock)
+        self.engine = engine
+        self.store = engine.store
+        self.settings = engine.settings
+        self.assistant = engine.assistant(generator)
+        self.assistant.clock = clock
         self.baseline = baseline
         self.clock = clock
-        self.targets = TargetResolver(store)
+        self.targets = TargetResolver(engine.store)
         validator = self.assistant.validator
         self.judge = ReferenceJudge(validator.scorer, validator.thresholds)
         self._texts: dict[str, str] = {}
@@ -96,11 +77,11 @@ class Evaluator:
         t0 = self.clock()
         answer = self.assistant.ask(q.question)
         latency = (self.clock() - t0) * 1000
-        search = self.retriever.search(q.question, k=RANK_K)
+        search = answer.search or self.engine.search(q.question, k=RANK_K)
         targets = resolve(self.targets, q.references)
         self.unresolved |= {str(r) for r, spans in zip(q.references, targets.spans, strict=True) if not spans}
         lang = q.lang or answer.lang
-        dense, cov, pinned, searched = evidence_stats(search)
+        strength = search.strength
         ref_texts = self._reference_texts(targets)
         sentences = self._sentences(answer, targets, ref_texts, lang)
         cited: set[int] = set()
@@ -125,10 +106,10 @@ class Evaluator:
             verification=answer.verification,
             latency_ms=round(latency, 2),
             retrieval=self._ranking(search, targets) if q.answerable and targets.resolved else None,
-            best_dense=None if dense is None else round(dense, 4),
-            best_coverage=round(cov, 4),
-            pinned=pinned,
-            searched=searched,
+            best_dense=None if strength.dense is None else round(strength.dense, 4),
+            best_coverage=round(strength.coverage, 4),
+            pinned=strength.pinned,
+            searched=strength.searched,
             sentences=sentences,
             refs_cited=len(cited),
             draft_figure_failures=sum("number" in a for a in answer.attempts),

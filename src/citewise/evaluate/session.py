@@ -6,14 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from citewise.answer.base import Generator
+from citewise.engine import open_engine
 from citewise.evaluate.questions import load_questions
 from citewise.evaluate.records import EvalRun
 from citewise.evaluate.report_html import render
 from citewise.evaluate.runner import Evaluator
-from citewise.index.embedder import get_embedder
 from citewise.progress import Progress
-from citewise.serve.engine import build_generator, open_store
 from citewise.settings import Settings
 
 
@@ -33,14 +31,10 @@ def run_set(
     """Run the question set at ``questions_path`` against the index of ``settings``."""
     questions = load_questions(questions_path)[:limit]
     name = generator or settings.answer.generator
-    store = open_store(settings)
-    try:
-        gen: Generator = build_generator(settings, name)
-        base = build_generator(settings, baseline) if baseline else None
-        evaluator = Evaluator(store, get_embedder(settings.store.embedder), settings, gen, base)
+    with open_engine(settings=settings) as engine:
+        base = engine.generator(baseline) if baseline else None
+        evaluator = Evaluator(engine, name, base)
         run = evaluator.run(questions, questions_path.stem, progress)
-    finally:
-        store.close()
     run.meta["set_path"] = str(questions_path)
     return run
 

@@ -94,6 +94,18 @@ class Store(abc.ABC):
         """Cosine of ``vector`` with each listed chunk (chunks without a vector are left out)."""
 
     @abc.abstractmethod
+    def count_chunks(self, doc_id: str) -> int:
+        """How many chunks a document has."""
+
+    @abc.abstractmethod
+    def cached_vectors(self, hashes: list[str]) -> dict[str, np.ndarray]:
+        """Vectors of the embedding cache for these chunk-text hashes (those it holds)."""
+
+    @abc.abstractmethod
+    def cache_vectors(self, hashes: list[str], vectors: np.ndarray) -> None:
+        """Keep vectors in the embedding cache under their chunk-text hashes."""
+
+    @abc.abstractmethod
     def refresh(self) -> None:
         """Bring derived indexes (lexical, vectors) up to date with the stored chunks."""
 

@@ -74,6 +74,9 @@ class EmbeddedStore(Store):
                 ],
             )
 
+    def count_chunks(self, doc_id: str) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM chunks WHERE doc_id=?", (doc_id,)).fetchone()[0])
+
     def cached_vectors(self, hashes: list[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         for i in range(0, len(hashes), 500):

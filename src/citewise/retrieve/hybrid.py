@@ -15,8 +15,8 @@ from citewise.retrieve.citation_rerank import citation_scores
 from citewise.retrieve.fusion import fuse
 from citewise.retrieve.query import analyze
 from citewise.retrieve.records import Evidence, RankerScore, SearchResult
+from citewise.retrieve.strength import limits, measure
 from citewise.settings import RetrieveSettings
-from citewise.textmatch import coverage
 from citewise.types import Chunk, Node
 
 
@@ -116,9 +116,11 @@ class Retriever:
             evidence.extend(self._mentioned(resolution, have))
         for i, e in enumerate(evidence):
             e.rank = i + 1
-        weak, why = self._weak(analysis.question, analysis.lang, evidence)
+        strength = measure(analysis.question, evidence)
+        dense_limit, cov_limit = limits(analysis.lang, s.weak_dense, s.weak_coverage)
+        why = strength.why_weak(dense_limit, cov_limit)
         timings["total"] = (self.clock() - t0) * 1000
-        return SearchResult(analysis, evidence, weak, why, timings)
+        return SearchResult(analysis, evidence, bool(why), why, timings, strength)
 
     # -- steps --------------------------------------------------------------------------
     def _pins(
@@ -219,27 +221,6 @@ class Retriever:
                     if len(out) >= self.settings.max_supporting:
                         return out
         return out
-
-    def _weak(self, question: str, lang: str, evidence: list[Evidence]) -> tuple[bool, str]:
-        found = [e for e in evidence if not e.supporting]
-        if not found:
-            return True, "no evidence found"
-        if any(e.pinned for e in found):
-            return False, ""
-        best_cov = max(coverage(question, f"{e.chunk.header} {e.text}") for e in found[:3])
-        dense = [e.dense for e in found[:3] if e.dense is not None]
-        best_dense = max(dense) if dense else None
-        s = self.settings
-        limit = s.weak_dense.get(lang, min(s.weak_dense.values(), default=0.8))
-        cov_limit = s.weak_coverage.get(lang, min(s.weak_coverage.values(), default=0.5))
-        if best_dense is not None:
-            if best_dense < limit and best_cov < cov_limit:
-                why = f"best evidence: cosine {best_dense:.3f} < {limit}, coverage {best_cov:.2f} < {cov_limit}"
-                return True, why
-            return False, ""
-        if best_cov < cov_limit:
-            return True, f"best evidence covers {best_cov:.2f} of the question's words (< {cov_limit})"
-        return False, ""
 
 
 def _join(a: Evidence, b: Chunk) -> None:

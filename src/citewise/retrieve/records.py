@@ -8,7 +8,7 @@ from typing import Any
 from citewise.refs.records import DocHint, QueryRef
 from citewise.types import Chunk
 
-__all__ = ["DocHint", "Evidence", "QueryAnalysis", "QueryRef", "RankerScore", "SearchResult"]
+__all__ = ["DocHint", "Evidence", "QueryAnalysis", "QueryRef", "RankerScore", "SearchResult", "Strength"]
 
 
 @dataclass
@@ -68,6 +68,41 @@ class Evidence:
         return d
 
 
+@dataclass(frozen=True)
+class Strength:
+    """How well the evidence found covers the question (``retrieve.strength.measure``)."""
+
+    dense: float | None
+    """Best question/passage cosine among the top three found items (``None``: no dense ranker)."""
+    coverage: float
+    """Best coverage of the question's content words and word pairs by one of those items."""
+    pinned: bool
+    """A provision the question names was found and put first."""
+    searched: bool
+    """Something was searched and found (not chit-chat, not an empty index)."""
+
+    def is_weak(self, dense_limit: float, coverage_limit: float) -> bool:
+        """The weak-evidence rule: never when a provision is pinned; with a cosine, weak when both the
+        cosine and the coverage are under their limits; without one, when the coverage is."""
+        if not self.searched:
+            return True
+        if self.pinned:
+            return False
+        if self.dense is not None:
+            return self.dense < dense_limit and self.coverage < coverage_limit
+        return self.coverage < coverage_limit
+
+    def why_weak(self, dense_limit: float, coverage_limit: float) -> str:
+        """The reason shown for a weak result ("" when it is not weak)."""
+        if not self.is_weak(dense_limit, coverage_limit):
+            return ""
+        if not self.searched:
+            return "no evidence found"
+        if self.dense is not None:
+            return f"best evidence: cosine {self.dense:.3f} < {dense_limit}, coverage {self.coverage:.2f} < {coverage_limit}"
+        return f"best evidence covers {self.coverage:.2f} of the question's words (< {coverage_limit})"
+
+
 @dataclass
 class SearchResult:
     analysis: QueryAnalysis
@@ -77,12 +112,15 @@ class SearchResult:
     weak_reason: str = ""
     timings: dict[str, float] = field(default_factory=dict)
     """Milliseconds per step."""
+    strength: Strength = field(default_factory=lambda: Strength(None, 0.0, False, False))
+    """What the weak rule read: best cosine and coverage of the top found items, pinned or not."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "analysis": self.analysis.to_dict(),
             "weak": self.weak,
             "weak_reason": self.weak_reason,
+            "strength": asdict(self.strength),
             "timings": self.timings,
             "evidence": [e.to_dict() for e in self.evidence],
         }

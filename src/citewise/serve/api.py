@@ -22,10 +22,10 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from citewise.engine import FROM_SETTINGS
 from citewise.errors import CitewiseError, IngestError, NotFound, StoreError
 from citewise.index.embedder import Embedder
 from citewise.serve.config import ServeSettings
-from citewise.serve.engine import FROM_SETTINGS
 from citewise.serve.guards import ApiError, BodyLimit, RateLimiter, SecurityHeaders, TokenCheck
 from citewise.serve.uploads import Upload, UploadRejected
 from citewise.serve.worker import Services, Worker

@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import BinaryIO
 from urllib.parse import unquote
 
-from citewise.corpus import Corpus
+from citewise.engine import Engine
 from citewise.errors import IngestError, NotFound, TooLarge, UnsafeName, UnsupportedFormat
 from citewise.index.base import DocSummary
-from citewise.index.embedded import EmbeddedStore
-from citewise.index.embedder import Embedder
+from citewise.index.corpus import Corpus
 from citewise.ingest import PARSER_VERSION
 from citewise.ingest.loader import load_document
 from citewise.settings import Settings
@@ -90,12 +89,10 @@ def _status(e: IngestError) -> int:
 
 
 class UploadIngester:
-    def __init__(
-        self, store: EmbeddedStore, embedder: Embedder | None, settings: Settings, max_file_bytes: int
-    ) -> None:
-        self.store = store
-        self.settings = settings
-        self.corpus = Corpus(store, embedder, settings)
+    def __init__(self, engine: Engine, max_file_bytes: int) -> None:
+        self.store = engine.store
+        self.settings = settings = engine.settings
+        self.corpus = Corpus(engine.store, engine.embedder, settings)
         self.folder = (Path(settings.index) / UPLOADS).resolve()
         self.max_file_bytes = min(max_file_bytes, int(settings.ingest.max_file_mb * 1024 * 1024))
 

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from citewise.engine import FROM_SETTINGS, open_engine
 from citewise.index.embedder import Embedder
 from citewise.serve.audit import AuditLog
-from citewise.serve.engine import FROM_SETTINGS, Engine
 from citewise.serve.uploads import UploadIngester
 from citewise.settings import Settings
 
@@ -23,9 +23,9 @@ class Services:
     """Everything built on the index folder; only ever touched from the worker thread."""
 
     def __init__(self, settings: Settings, embedder: Embedder | None, max_upload_bytes: int) -> None:
-        self.engine = Engine(settings, embedder=embedder)
+        self.engine = open_engine(settings=settings, embedder=embedder)
         self.audit = AuditLog(settings.index)
-        self.uploads = UploadIngester(self.engine.store, self.engine.embedder, settings, max_upload_bytes)
+        self.uploads = UploadIngester(self.engine, max_upload_bytes)
 
     def close(self) -> None:
         self.audit.close()

@@ -11,9 +11,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from citewise.cli.app import IndexOpt, JsonOpt, _emit, _fail, _settings, app, err, out
+from citewise.cli.progress import RichProgress
 from citewise.errors import CitewiseError
-from citewise.serve.cli_app import IndexOpt, JsonOpt, _emit, _fail, _settings, app, err, out
-from citewise.serve.rich_progress import RichProgress
+from citewise.evaluate.data import shared_data
 
 
 @app.command("eval")
@@ -114,7 +115,7 @@ def eval_convert(
     """Convert a shared benchmark data set to a corpus to ingest and a question set to evaluate."""
     from citewise.evaluate.datasets import DEFAULT_SOURCES, convert
 
-    folder = source or _shared_data() / DEFAULT_SOURCES.get(dataset, dataset)
+    folder = source or shared_data() / DEFAULT_SOURCES.get(dataset, dataset)
     try:
         done = convert(dataset, folder, out_dir, limit)
     except (CitewiseError, OSError, KeyError, ValueError) as e:
@@ -131,16 +132,6 @@ def eval_convert(
             f"next: citewise ingest {done.corpus} --index INDEX && citewise eval {done.questions} --index INDEX",
             highlight=False,
         )
-
-
-def _shared_data() -> Path:
-    import os
-
-    env = os.environ.get("CITEWISE_SHARED_DATA")
-    if env:
-        return Path(env)
-    local = Path.cwd().parent / "shared" / "data"
-    return local if local.is_dir() else Path("/work/shared/data")
 
 
 @app.command()

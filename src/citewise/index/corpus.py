@@ -11,7 +11,8 @@ import numpy as np
 
 from citewise.chunk.chunker import Chunker
 from citewise.errors import IngestError, UnsupportedFormat
-from citewise.index.embedded import EmbeddedStore, text_hash
+from citewise.index.base import Store
+from citewise.index.embedded import text_hash
 from citewise.index.embedder import Embedder
 from citewise.ingest import PARSER_VERSION
 from citewise.ingest.jsonl_importer import import_jsonl
@@ -51,7 +52,7 @@ def walk(paths: Iterable[Path], extensions: list[str]) -> Iterator[tuple[Path, b
 class Corpus:
     def __init__(
         self,
-        store: EmbeddedStore,
+        store: Store,
         embedder: Embedder | None,
         settings: Settings,
         progress: Progress | None = None,
@@ -120,9 +121,7 @@ class Corpus:
             (report.replaced if known is not None else report.added).append(
                 f"{path}" if len(docs) == 1 else doc.source_uri
             )
-            report.chunks += self.store.db.execute(
-                "SELECT COUNT(*) FROM chunks WHERE doc_id=?", (doc.doc_id,)
-            ).fetchone()[0]
+            report.chunks += self.store.count_chunks(doc.doc_id)
         return [d.source_uri for d in docs]
 
     def add_document(self, doc: Document) -> list[Chunk]:

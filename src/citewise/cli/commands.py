@@ -11,12 +11,9 @@ import typer
 from rich.table import Table
 from rich.tree import Tree
 
-from citewise.corpus import Corpus
+from citewise.cli.app import IndexOpt, JsonOpt, _emit, _fail, _open, _settings, app, err, out
+from citewise.cli.progress import RichProgress
 from citewise.errors import CitewiseError, NotFound
-from citewise.index.embedder import get_embedder
-from citewise.serve.cli_app import IndexOpt, JsonOpt, _emit, _fail, _settings, _store, app, err, out
-from citewise.serve.engine import Engine
-from citewise.serve.rich_progress import RichProgress
 from citewise.types import Document, Node
 
 
@@ -30,14 +27,12 @@ def ingest(
     """Parse, chunk, embed and index documents (PDF, DOCX, HTML, Markdown, text, JSONL)."""
     settings = _settings(index)
     try:
-        store = _store(settings)
-        embedder = get_embedder(settings.store.embedder)
-    except (CitewiseError, KeyError) as e:
+        engine = _open(settings)
+    except CitewiseError as e:
         raise _fail(e) from e
-    with RichProgress(err) as progress:
-        report = Corpus(store, embedder, settings, progress).ingest(paths, sync=sync)
-    docs = {d.source_uri: d for d in store.documents()}
-    store.close()
+    with engine, RichProgress(err) as progress:
+        report = engine.ingest(paths, sync=sync, progress=progress)
+        docs = {d.source_uri: d for d in engine.documents()}
     if as_json:
         _emit({**asdict(report), "documents": len(docs)})
     else:
@@ -56,9 +51,8 @@ def ingest(
 def list_documents(index: IndexOpt = None, as_json: JsonOpt = False) -> None:
     """List indexed documents: title, type, number, language, provisions, chunks, status."""
     settings = _settings(index)
-    store = _store(settings)
-    docs = store.documents()
-    store.close()
+    with _open(settings, dense=False) as engine:
+        docs = engine.documents()
     if as_json:
         _emit([asdict(d) for d in docs])
         return
@@ -93,19 +87,19 @@ def show(
 ) -> None:
     """Show a document's structure, or one provision with its path, pages and text."""
     settings = _settings(index)
-    store = _store(settings)
+    engine = _open(settings, dense=False)
     try:
-        summary = store.find_document(doc)
-        document = store.load_document(summary.doc_id)
+        summary = engine.document(doc)
+        document = engine.store.load_document(summary.doc_id)
         node = None
         if provision:
-            node = store.resolve_provision(summary.doc_id, provision)
+            node = engine.store.resolve_provision(summary.doc_id, provision)
             if node is None:
                 raise NotFound(f"no provision {provision!r} in {summary.title}")
     except CitewiseError as e:
         raise _fail(e) from e
     finally:
-        store.close()
+        engine.close()
     if node is not None:
         if as_json:
             _emit(_node_json(document, node))
@@ -144,15 +138,13 @@ def rm(
 ) -> None:
     """Remove a document from the index."""
     settings = _settings(index)
-    store = _store(settings)
+    engine = _open(settings, dense=False)
     try:
-        summary = store.find_document(doc)
-        store.delete_document(summary.doc_id)
-        store.refresh()
+        summary = engine.remove(doc)
     except CitewiseError as e:
         raise _fail(e) from e
     finally:
-        store.close()
+        engine.close()
     if as_json:
         _emit({"removed": summary.doc_id, "title": summary.title})
     else:
@@ -168,19 +160,14 @@ def search(
     as_json: JsonOpt = False,
 ) -> None:
     """Rank the provisions that answer a question, with labels, pages, scores and reasons."""
-    from citewise.retrieve.hybrid import Retriever
-
     settings = _settings(index)
     if rerank is not None:
         settings.retrieve.rerank = rerank
-    store = _store(settings)
     try:
-        retriever = Retriever(store, get_embedder(settings.store.embedder), settings.retrieve)
-        result = retriever.search(question, k=k)
-    except (CitewiseError, KeyError) as e:
+        with _open(settings) as engine:
+            result = engine.search(question, k=k)
+    except CitewiseError as e:
         raise _fail(e) from e
-    finally:
-        store.close()
     if as_json:
         _emit(result.to_dict())
         return
@@ -222,15 +209,10 @@ def ask(
     """Answer with every sentence cited, or say that the sources hold no answer."""
     settings = _settings(index)
     try:
-        engine = Engine(settings)
-    except (CitewiseError, KeyError) as e:
+        with _open(settings) as engine:
+            answer = engine.ask(question, generator)
+    except CitewiseError as e:
         raise _fail(e) from e
-    try:
-        answer = engine.ask(question, generator)
-    except (CitewiseError, KeyError) as e:
-        raise _fail(e) from e
-    finally:
-        engine.close()
     if as_json:
         _emit(answer.to_dict())
         return
@@ -354,7 +336,7 @@ def verify(
 
 
 # the evaluation commands register themselves on ``app``
-from citewise.serve import cli_eval  # noqa: E402, F401
+from citewise.cli import evaluation  # noqa: E402, F401
 
 
 def main() -> None:

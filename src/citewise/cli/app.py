@@ -10,8 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from citewise.index.embedded import EmbeddedStore
-from citewise.serve.engine import open_store
+from citewise.engine import Engine, open_engine
 from citewise.settings import Settings, load_settings
 
 app = typer.Typer(
@@ -32,8 +31,11 @@ def _settings(index: Path | None) -> Settings:
     return load_settings(index=index)
 
 
-def _store(settings: Settings) -> EmbeddedStore:
-    return open_store(settings)
+def _open(settings: Settings, dense: bool = True) -> Engine:
+    """The engine over the settings' index; ``dense=False`` for commands that never embed (no model load)."""
+    if dense:
+        return open_engine(settings=settings)
+    return open_engine(settings=settings, embedder=None)
 
 
 def _emit(data: Any) -> None:

@@ -1,0 +1,3 @@
+from citewise.cli import main
+
+main()

@@ -1,0 +1,179 @@
+"""The one place that assembles citewise: an index folder's store, the embedder, the retriever, the
+generators by name, the validator and the assistants built on them, behind one object.
+
+``citewise.open(index=...)`` returns an ``Engine``; the CLI, the HTTP API, the evaluator and the
+benchmarks all reach the system through it::
+
+    with citewise.open(index="my-index") as cw:
+        cw.ingest(["regulations/"])
+        answer = cw.ask("Thời hạn thông báo tổn thất là bao lâu?")
+
+An ``Engine`` is not thread-safe (its SQLite connection belongs to the thread that opened it); the
+HTTP API keeps it in a single worker thread."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from citewise.index.base import DocSummary, Store
+from citewise.index.embedder import Embedder, get_embedder
+from citewise.progress import Progress
+from citewise.registry import Registry
+from citewise.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from citewise.answer.base import Generator
+    from citewise.assistant import Answer, Assistant
+    from citewise.index.corpus import IngestReport
+    from citewise.retrieve.hybrid import Retriever
+    from citewise.retrieve.records import SearchResult
+    from citewise.types import Document
+
+FROM_SETTINGS: Any = object()
+"""Default of ``embedder=`` arguments: build the embedder the settings name."""
+
+STORES: Registry[Store] = Registry("store", {"embedded": "citewise.index.embedded:EmbeddedStore"})
+"""Index backends by name; a plugin adds one under the entry-point group ``citewise.stores``."""
+
+
+def open_store(settings: Settings, kind: str = "embedded") -> Store:
+    """The store of ``settings.index`` (created when the folder is new)."""
+    return STORES.create(
+        kind, folder=settings.index, analyzer=settings.store.lexical_analyzer, model=settings.store.embedder
+    )
+
+
+def build_generator(settings: Settings, name: str) -> Generator:
+    """The generator registered as ``name`` with its settings section (``local``, ``openai``)."""
+    from citewise.answer.base import GENERATORS
+
+    a = settings.answer
+    if name == "local":
+        return GENERATORS.create("local", settings=a.llm, max_sentences=a.max_sentences)
+    if name == "openai":
+        return GENERATORS.create("openai", settings=a.openai, max_sentences=a.max_sentences)
+    return GENERATORS.create(name, max_sentences=a.max_sentences)
+
+
+class Engine:
+    """One open index and everything built on it. Build it with ``citewise.open``."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store | None = None,
+        embedder: Embedder | None = FROM_SETTINGS,
+    ) -> None:
+        from citewise.retrieve.hybrid import Retriever
+
+        self.settings = settings
+        self.store: Store = store or open_store(settings)
+        self._owns_store = store is None
+        self.embedder = get_embedder(settings.store.embedder) if embedder is FROM_SETTINGS else embedder
+        self.retriever: Retriever = Retriever(self.store, self.embedder, settings.retrieve)
+        self._assistants: dict[str, Assistant] = {}
+
+    # -- the public surface ------------------------------------------------------------
+    def ingest(self, paths: Iterable[str | Path], sync: bool = False, progress: Progress | None = None) -> IngestReport:
+        """Parse, chunk, embed and index files and folders (recursively); unchanged files are skipped,
+        a bad file is reported on one line in ``report.errors`` and the rest goes on. ``sync`` also
+        removes documents whose files are gone from the folders given."""
+        from citewise.index.corpus import Corpus
+
+        corpus = Corpus(self.store, self.embedder, self.settings, progress)
+        return corpus.ingest([Path(p) for p in paths], sync=sync)
+
+    def add_document(self, doc: Document) -> None:
+        """Chunk, embed and store one parsed document atomically (replacing one from the same source)."""
+        from citewise.index.corpus import Corpus
+
+        Corpus(self.store, self.embedder, self.settings).add_document(doc)
+
+    def search(self, question: str, k: int | None = None) -> SearchResult:
+        """The provisions that answer ``question``, ranked, with the evidence strength."""
+        return self.retriever.search(question, k=k)
+
+    def ask(self, question: str, generator: str | None = None) -> Answer:
+        """A cited answer (every sentence checked) or an honest refusal; ``generator`` by name
+        (``extractive`` by default, ``local``, ``openai`` or a plugin's)."""
+        return self.assistant(generator).ask(question)
+
+    def documents(self) -> list[DocSummary]:
+        """The indexed documents."""
+        return self.store.documents()
+
+    def document(self, ref: str) -> DocSummary:
+        """A document by id, id prefix, number, alias or title (``NotFound`` when none or several)."""
+        return self.store.find_document(ref)
+
+    def remove(self, ref: str) -> DocSummary:
+        """Remove a document (as ``document`` finds it) and return what it was."""
+        doc = self.store.find_document(ref)
+        self.store.delete_document(doc.doc_id)
+        self.store.refresh()
+        return doc
+
+    def close(self) -> None:
+        if self._owns_store:
+            self.store.close()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- parts, for the API, the evaluator and the benchmarks ---------------------------
+    def generator(self, name: str) -> Generator:
+        """A new generator registered as ``name``, configured from the settings."""
+        return build_generator(self.settings, name)
+
+    def assistant(self, generator: str | None = None) -> Assistant:
+        """The assistant answering with ``generator`` (default from settings), built once per name."""
+        from citewise.assistant import Assistant
+
+        name = generator or self.settings.answer.generator
+        if name not in self._assistants:
+            self._assistants[name] = Assistant(
+                self.retriever,
+                build_generator(self.settings, name),
+                self.settings.answer,
+                reports=Path(self.settings.index) / "reports",
+            )
+        return self._assistants[name]
+
+    def derive(self, **overrides: Any) -> Engine:
+        """An engine over the same store and embedder with some settings changed (sections as dicts:
+        ``derive(retrieve={"fusion": "rrf"})``); closing it leaves the store open."""
+        merged = self.settings.model_dump()
+        for key, value in overrides.items():
+            if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                merged[key] = {**merged[key], **value}
+            else:
+                merged[key] = value
+        return Engine(Settings.model_validate(merged), store=self.store, embedder=self.embedder)
+
+
+def open_engine(
+    index: str | Path | None = None,
+    *,
+    settings: Settings | None = None,
+    embedder: Embedder | None = FROM_SETTINGS,
+    store: Store | None = None,
+    **overrides: Any,
+) -> Engine:
+    """Open (or create) the index at ``index`` and return the ``Engine`` over it.
+
+    Settings come from defaults < ``citewise.toml`` < ``CITEWISE_*`` environment < ``overrides``
+    (sections as dicts: ``open("ix", retrieve={"k": 5}, answer={"generator": "local"})``), or are
+    given whole as ``settings``. ``embedder``: an embedder to use instead of the one the settings
+    name (``None``: no dense vectors); ``store``: an already open store (left open by ``close``)."""
+    if settings is None:
+        settings = load_settings(index=Path(index) if index is not None else None, **overrides)
+    elif index is not None or overrides:
+        settings = settings.model_copy(update={"index": Path(index)} if index is not None else {})
+        if overrides:
+            return Engine(settings, store=store, embedder=embedder).derive(**overrides)
+    return Engine(settings, store=store, embedder=embedder)

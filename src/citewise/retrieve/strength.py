@@ -1,0 +1,31 @@
+"""Evidence strength: how well what was found covers the question, measured once per search and
+read by the weak-evidence rule (refuse without generating), the answer's confidence, evaluation and
+calibration alike."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from citewise.retrieve.records import Evidence, Strength
+from citewise.textmatch import coverage
+
+TOP = 3
+"""How many of the best found (not supporting) items the strength reads."""
+
+
+def measure(question: str, evidence: Sequence[Evidence], searched: bool = True) -> Strength:
+    """Best cosine and best question coverage of the top ``TOP`` found items, and whether any found
+    item is pinned (named in the question)."""
+    found = [e for e in evidence if not e.supporting]
+    if not searched or not found:
+        return Strength(None, 0.0, False, False)
+    dense = [e.dense for e in found[:TOP] if e.dense is not None]
+    cov = max(coverage(question, f"{e.chunk.header} {e.text}") for e in found[:TOP])
+    return Strength(max(dense) if dense else None, cov, any(e.pinned for e in found), True)
+
+
+def limits(lang: str, weak_dense: dict[str, float], weak_coverage: dict[str, float]) -> tuple[float, float]:
+    """The (cosine, coverage) limits of ``lang``; a language without its own takes the lowest given."""
+    dense = weak_dense.get(lang, min(weak_dense.values(), default=0.8))
+    cov = weak_coverage.get(lang, min(weak_coverage.values(), default=0.5))
+    return dense, cov
