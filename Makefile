@@ -65,8 +65,8 @@ demo: $(MODELS)
 	$(BIN)/citewise serve --index $(DEMO_INDEX) --port $(DEMO_PORT)
 
 lint: $(BASE)
-	$(BIN)/ruff check src tests bench scripts
-	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/ruff check src tests bench scripts training
+	$(BIN)/ruff format --check src tests bench scripts training
 
 typecheck: $(BASE)
 	$(BIN)/mypy

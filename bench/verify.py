@@ -1,5 +1,5 @@
 """Verification benchmark: the shipped support scorer (and the lexical baseline) on held-out dev
-pairs only (citewise.evaluate.support_pairs: WiCE, ContractNLI, ALQAC 2022 dev groups; ALQAC
+pairs only (training.support_pairs: WiCE, ContractNLI, ALQAC 2022 dev groups; ALQAC
 2023, never trained on). Per data set: balanced accuracy of "supported" vs the rest, precision /
 recall of "unsupported", at p >= 0.5 and at the shipped thresholds (>= 99 % out-of-fold precision
 on "supported"); AUC; the calibration curve; how often each perturbation is caught; time per
@@ -22,10 +22,11 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: training/
 
-from citewise.evaluate.support_pairs import Pair, load_pairs
-from citewise.evaluate.support_synth import synthetic_pairs
+from training.support_pairs import Pair, load_pairs
+from training.support_synth import synthetic_pairs
+
 from citewise.verify.numbers import unsupported_numbers
 from citewise.verify.scorer import DEFAULT_WEIGHTS, SupportScorer, get_scorer
 from docs_section import write_section

@@ -33,10 +33,11 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: training/
+
+from training.support_pairs import Pair, load_pairs
 
 from citewise.answer.models import model_path
-from citewise.evaluate.support_pairs import Pair, load_pairs
 from citewise.verify.entailment import SOURCE_CHARS, Judgement, LlamaCppJudge, excerpt
 from citewise.verify.numbers import unsupported_numbers
 from citewise.verify.scorer import DEFAULT_WEIGHTS, get_scorer

@@ -2,7 +2,7 @@
 gradient-boosted trees (150 rounds of depth 3, citewise.verify.trees) on the features of
 citewise.verify.features; a logistic regression is fitted alongside for comparison only.
 
-Pairs come from the shared data sets (citewise.evaluate.support_pairs): WiCE, ContractNLI and
+Pairs come from the shared data sets (training.support_pairs): WiCE, ContractNLI and
 ALQAC 2022 ``train`` groups are trained on; ``dev`` groups and all of ALQAC 2023 are held out
 for bench/verify.py. The target is "supported" against everything else (partial and unsupported).
 
@@ -27,10 +27,14 @@ from typing import Any
 
 import numpy as np
 
-from citewise.evaluate.support_pairs import Pair, load_pairs
-from citewise.evaluate.support_synth import synthetic_pairs
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: training/
+
+from training.support_pairs import Pair, load_pairs
+from training.support_synth import synthetic_pairs
+from training.trees_fit import fit_boosted
+
 from citewise.verify.features import FEATURES, pair_features
-from citewise.verify.trees import fit_boosted, predict_log_odds
+from citewise.verify.trees import predict_log_odds
 
 ROOT = Path(__file__).resolve().parents[1]
 WEIGHTS = ROOT / "src" / "citewise" / "verify" / "weights" / "support-gbt-v2.json"

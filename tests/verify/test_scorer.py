@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from training.support_pairs import fill_answer, load_pairs, split_of
+from training.support_synth import synthetic_pairs
 from typer.testing import CliRunner
 
 from citewise.answer.records import Draft, DraftSentence
@@ -16,8 +18,6 @@ from citewise.assistant.records import Answer
 from citewise.assistant.report import build_report, write_report
 from citewise.cli import app
 from citewise.errors import UnknownName
-from citewise.evaluate.support_pairs import fill_answer, load_pairs, split_of
-from citewise.evaluate.support_synth import synthetic_pairs
 from citewise.retrieve.records import QueryAnalysis, SearchResult
 from citewise.verify.cues import cues
 from citewise.verify.features import FEATURES, pair_features
