@@ -3,17 +3,17 @@ embedder and a real embedded store built once per session."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from citewise.evaluate.data import shared_data
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "src" / "citewise" / "samples" / "corpus"
-_CANDIDATES = [os.environ.get("CITEWISE_SHARED_DATA"), ROOT.parent / "shared" / "data", "/work/shared/data"]
-SHARED = next((Path(c) for c in _CANDIDATES if c and Path(c).is_dir()), ROOT.parent / "shared" / "data")
+SHARED = shared_data()
 
 
 def shared(rel: str) -> Path:
@@ -38,16 +38,15 @@ def embedder():  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="session")
 def sample_index(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[Path]:  # type: ignore[no-untyped-def]
-    """The sample corpus ingested once with the real embedder (the folder is shared; do not write)."""
-    from citewise.index.corpus import Corpus
-    from citewise.index.embedded import EmbeddedStore
+    """The sample corpus ingested once through ``citewise.open`` with the real embedder and the shipped
+    vectors of the sample chunks (the folder is shared; do not write)."""
+    import citewise
     from citewise.settings import Settings
 
     folder = tmp_path_factory.mktemp("sample-index")
-    store = EmbeddedStore(folder)
-    report = Corpus(store, embedder, Settings(index=folder)).ingest([SAMPLES])
+    with citewise.open(settings=Settings(index=folder), embedder=embedder) as cw:
+        report = cw.ingest([SAMPLES])
     assert not report.errors, report.errors
-    store.close()
     yield folder
 
 

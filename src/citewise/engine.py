@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from citewise.index.base import DocSummary, Store
 from citewise.index.embedder import Embedder, get_embedder
 from citewise.progress import Progress
@@ -26,7 +28,7 @@ from citewise.settings import Settings, load_settings
 if TYPE_CHECKING:
     from citewise.answer.base import Generator
     from citewise.assistant import Answer, Assistant
-    from citewise.index.corpus import IngestReport
+    from citewise.index.corpus import Corpus, IngestReport
     from citewise.retrieve.hybrid import Retriever
     from citewise.retrieve.records import SearchResult
     from citewise.types import Document
@@ -74,22 +76,27 @@ class Engine:
         self.embedder = get_embedder(settings.store.embedder) if embedder is FROM_SETTINGS else embedder
         self.retriever: Retriever = Retriever(self.store, self.embedder, settings.retrieve)
         self._assistants: dict[str, Assistant] = {}
+        self._seed: dict[str, np.ndarray] | None = None
+
+    def corpus(self, progress: Progress | None = None) -> Corpus:
+        """The ingester writing into this engine's store (with the sample corpus's shipped vectors)."""
+        from citewise.index.corpus import Corpus
+        from citewise.samples import sample_vectors
+
+        if self._seed is None:
+            self._seed = sample_vectors(self.embedder.name) if self.embedder is not None else {}
+        return Corpus(self.store, self.embedder, self.settings, progress, seed=self._seed)
 
     # -- the public surface ------------------------------------------------------------
     def ingest(self, paths: Iterable[str | Path], sync: bool = False, progress: Progress | None = None) -> IngestReport:
         """Parse, chunk, embed and index files and folders (recursively); unchanged files are skipped,
         a bad file is reported on one line in ``report.errors`` and the rest goes on. ``sync`` also
         removes documents whose files are gone from the folders given."""
-        from citewise.index.corpus import Corpus
-
-        corpus = Corpus(self.store, self.embedder, self.settings, progress)
-        return corpus.ingest([Path(p) for p in paths], sync=sync)
+        return self.corpus(progress).ingest([Path(p) for p in paths], sync=sync)
 
     def add_document(self, doc: Document) -> None:
         """Chunk, embed and store one parsed document atomically (replacing one from the same source)."""
-        from citewise.index.corpus import Corpus
-
-        Corpus(self.store, self.embedder, self.settings).add_document(doc)
+        self.corpus().add_document(doc)
 
     def search(self, question: str, k: int | None = None) -> SearchResult:
         """The provisions that answer ``question``, ranked, with the evidence strength."""

@@ -3,7 +3,7 @@ atomically; skip unchanged files; report bad ones in one line each and go on."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,8 +56,12 @@ class Corpus:
         embedder: Embedder | None,
         settings: Settings,
         progress: Progress | None = None,
+        seed: Mapping[str, np.ndarray] | None = None,
     ) -> None:
+        """``seed``: vectors known in advance by chunk-text hash (the sample corpus's, shipped with the
+        package), used before the embedder is asked."""
         self.store = store
+        self.seed = seed or {}
         self.embedder = embedder
         self.settings = settings
         self.chunker = Chunker(settings.chunk)
@@ -139,6 +143,11 @@ class Corpus:
         texts = [c.index_text for c in chunks]
         hashes = [text_hash(t) for t in texts]
         cached = self.store.cached_vectors(hashes)
+        seeded = [h for h in dict.fromkeys(hashes) if h not in cached and h in self.seed]
+        if seeded:
+            vecs = np.stack([self.seed[h] for h in seeded]).astype(np.float32)
+            self.store.cache_vectors(seeded, vecs)
+            cached.update(zip(seeded, vecs, strict=True))
         todo = [i for i, h in enumerate(hashes) if h not in cached]
         bar = self.progress.task("embeddings", len(todo))
         batch = self.settings.store.embed_batch

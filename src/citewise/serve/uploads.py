@@ -16,7 +16,6 @@ from urllib.parse import unquote
 from citewise.engine import Engine
 from citewise.errors import IngestError, NotFound, TooLarge, UnsafeName, UnsupportedFormat
 from citewise.index.base import DocSummary
-from citewise.index.corpus import Corpus
 from citewise.ingest import PARSER_VERSION
 from citewise.ingest.loader import load_document
 from citewise.settings import Settings
@@ -92,7 +91,7 @@ class UploadIngester:
     def __init__(self, engine: Engine, max_file_bytes: int) -> None:
         self.store = engine.store
         self.settings = settings = engine.settings
-        self.corpus = Corpus(engine.store, engine.embedder, settings)
+        self.corpus = engine.corpus()
         self.folder = (Path(settings.index) / UPLOADS).resolve()
         self.max_file_bytes = min(max_file_bytes, int(settings.ingest.max_file_mb * 1024 * 1024))
 
