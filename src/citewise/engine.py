@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from citewise.answer.base import Generator
     from citewise.assistant import Answer, Assistant
     from citewise.index.corpus import Corpus, IngestReport
+    from citewise.judge.answerability import AnswerabilityJudge
     from citewise.retrieve.hybrid import Retriever
     from citewise.retrieve.records import SearchResult
     from citewise.types import Document
@@ -77,6 +78,7 @@ class Engine:
         self.retriever: Retriever = Retriever(self.store, self.embedder, settings.retrieve)
         self._assistants: dict[str, Assistant] = {}
         self._seed: dict[str, np.ndarray] | None = None
+        self._judge: Any = FROM_SETTINGS
 
     def corpus(self, progress: Progress | None = None) -> Corpus:
         """The ingester writing into this engine's store (with the sample corpus's shipped vectors)."""
@@ -148,8 +150,21 @@ class Engine:
                 build_generator(self.settings, name),
                 self.settings.answer,
                 reports=Path(self.settings.index) / "reports",
+                judge=self.judge(),
             )
         return self._assistants[name]
+
+    def judge(self) -> AnswerabilityJudge | None:
+        """The answerability judge the settings name (``None`` for ``none``), built once."""
+        if self._judge is FROM_SETTINGS:
+            from citewise.judge.answerability import JUDGES, Thresholded
+
+            name = self.settings.answer.judge
+            judge = None if name in ("none", "") else JUDGES.create(name)
+            if judge is not None and self.settings.answer.answer_threshold:
+                judge = Thresholded(judge, self.settings.answer.answer_threshold)
+            self._judge = judge
+        return self._judge  # type: ignore[no-any-return]
 
     def derive(self, **overrides: Any) -> Engine:
         """An engine over the same store and embedder with some settings changed (sections as dicts:

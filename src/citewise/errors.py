@@ -12,6 +12,7 @@ CitewiseError
 │   ├── SchemaError         the index was written by a newer citewise
 │   └── NotFound            no document/provision with that id or label (also a KeyError)
 ├── UnknownName             no generator/embedder/analyzer/parser/scorer/store/data set by that name (also a KeyError)
+├── InvalidValue            a value given by the caller is not one of those allowed (also a ValueError)
 ├── MissingDependency       an optional extra is not installed (also an ImportError)
 ├── GeneratorError          a generator could not write a draft (model missing, server down, bad output)
 ├── InputFileError          a JSON Lines, question-set or pairs file cannot be read (also a ValueError)
@@ -92,6 +93,10 @@ class UnknownName(CitewiseError, KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class InvalidValue(CitewiseError, ValueError):
+    """A value given by the caller (a review status, a fusion method, a damaged model file) is not allowed."""
 
 
 class GeneratorError(CitewiseError):

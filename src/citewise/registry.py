@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from importlib.metadata import entry_points
 from typing import Generic, TypeVar
 
-from citewise.errors import UnknownName
+from citewise.errors import CitewiseError, UnknownName
 
 T = TypeVar("T")
 
@@ -78,5 +78,5 @@ def _load(path: str) -> Callable[..., T]:
     for part in attr.split(".") if attr else []:
         obj = getattr(obj, part)
     if not callable(obj):
-        raise TypeError(f"{path} is not callable")
+        raise CitewiseError(f"{path} is registered as a factory but is not callable")
     return obj  # type: ignore[return-value]

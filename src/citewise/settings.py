@@ -133,6 +133,16 @@ class AnswerSettings(_Section):
     llm_check_from: float | None = None
     """Lower edge of the borderline band (support at or above it and below the supported threshold);
     ``None``: the partial threshold."""
+    judge: str = "none"
+    """Answerability judge deciding between an answer and "no direct answer — the closest provisions"
+    (``judge/answerability.py``): ``features`` (the fast zero-token tier alone: AUC 0.55–0.66 on unseen
+    SQuAD 2.0-style sets, too weak to be the default, see docs/benchmarks.md "Answerability"), ``none``
+    to answer whatever relevant evidence was found."""
+    answer_threshold: dict[str, float] = Field(default_factory=dict)
+    """Per language: the answerability score at or above which to answer; missing languages take the
+    judge's own (chosen on dev data at an 80 % answer rate of answerable questions)."""
+    closest: int = 3
+    """Provisions listed when no evidence sentence states the answer."""
     verification_flag: float = 0.7
     """Answers whose verification score (supported / drafted sentences) is below this are flagged."""
     low_confidence: float = 0.5

@@ -81,8 +81,8 @@ def test_summary_matches_the_records_counted_by_hand(run: EvalRun) -> None:
     answerable = [r for r in rs if r.answerable]
     probes = [r for r in rs if not r.answerable]
     assert (o["answerable"], o["probes"]) == (12, 4)
-    assert o["answer_rate"] == round(sum(not r.refused for r in answerable) / 12, 4)
-    assert o["refusal_correctness"] == round(sum(r.refused for r in probes) / 4, 4)
+    assert o["answer_rate"] == round(sum(r.answered for r in answerable) / 12, 4)
+    assert o["refusal_correctness"] == round(sum(not r.answered for r in probes) / 4, 4)
     cites = [(s.relevant.count(True), len(s.relevant)) for r in answerable if not r.refused for s in r.sentences]
     assert o["citation_precision"] == round(sum(a for a, _ in cites) / sum(b for _, b in cites), 4)
     mrr = [r.retrieval["mrr10"] for r in answerable if r.retrieval is not None]

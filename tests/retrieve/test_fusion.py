@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from citewise.errors import UnknownName
 from citewise.index.base import Hit
 from citewise.retrieve.fusion import fuse, minmax, rrf
 
@@ -33,5 +34,5 @@ def test_minmax_keeps_the_margin_rrf_throws_away() -> None:
 def test_minmax_single_hit_and_unknown_method() -> None:
     assert minmax({"lexical": hits(4.2)}) == {("d", 0): 1.0}
     assert fuse({"lexical": hits(4.2)}, "rrf") == {("d", 0): pytest.approx(1 / 61)}
-    with pytest.raises(ValueError, match="unknown fusion"):
+    with pytest.raises(UnknownName, match="unknown fusion method"):
         fuse({}, "borda")

@@ -8,11 +8,11 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from citewise.errors import MissingDependency
+from citewise.cache import model_cache
+from citewise.errors import InvalidValue, MissingDependency, UnknownName
 from citewise.ingest.loader import file_hash
 
 
@@ -54,8 +54,7 @@ MODELS: dict[str, BuiltinModel] = {
 
 def cache_dir() -> Path:
     """Where assembled models live: inside the virtual environment, or CITEWISE_MODEL_CACHE."""
-    env = os.environ.get("CITEWISE_MODEL_CACHE")
-    return Path(env) if env else Path(sys.prefix) / "share" / "citewise" / "models"
+    return model_cache()
 
 
 def _part_path(module: str) -> Path:
@@ -74,7 +73,7 @@ def model_path(name: str) -> Path:
     try:
         model = MODELS[name]
     except KeyError:
-        raise KeyError(f"unknown model {name!r} (known: {', '.join(MODELS)}; or give a GGUF path)") from None
+        raise UnknownName("model", name, [*MODELS, "or a GGUF path"]) from None
     try:
         parts = [_part_path(m) for m in model.parts]
     except (FileNotFoundError, ImportError, StopIteration) as e:
@@ -96,7 +95,7 @@ def model_path(name: str) -> Path:
     if not (stamp.exists() and stamp.read_text().strip() == f"{model.sha256} {target.stat().st_size}"):
         digest = file_hash(target)
         if digest != model.sha256:
-            raise ValueError(
+            raise InvalidValue(
                 f"{target}: sha256 {digest} does not match the pinned {model.sha256}; reinstall {model.packages}"
             )
         stamp.parent.mkdir(parents=True, exist_ok=True)

@@ -14,11 +14,15 @@ from citewise.answer.base import Generator, GeneratorError
 from citewise.answer.extractive import ExtractiveGenerator
 from citewise.answer.llama_local import LlamaCppGenerator
 from citewise.answer.records import REFUSAL, Fragment
-from citewise.assistant.records import LOW_CONFIDENCE, Answer, AnswerSentence
+from citewise.assistant.records import LOW_CONFIDENCE, NO_DIRECT, NO_DIRECT_ANSWER, REFUSED, Answer, AnswerSentence
 from citewise.assistant.report import build_report, write_report
+from citewise.chunk.sentences import sentence_spans
+from citewise.judge.answerability import AnswerabilityJudge
+from citewise.judge.records import Answerability
 from citewise.retrieve.hybrid import Retriever
-from citewise.retrieve.records import SearchResult
+from citewise.retrieve.records import Evidence, SearchResult
 from citewise.settings import AnswerSettings
+from citewise.textmatch import content_words
 from citewise.verify.entailment import LlamaCppJudge
 from citewise.verify.records import Citation
 from citewise.verify.references import render_references
@@ -35,6 +39,7 @@ class Assistant:
         validator: Validator | None = None,
         clock: Callable[[], float] = time.perf_counter,
         reports: Path | None = None,
+        judge: AnswerabilityJudge | None = None,
     ) -> None:
         """``reports``: the folder low-confidence reports are written to (the index's ``reports/``);
         ``None`` writes none."""
@@ -51,6 +56,8 @@ class Assistant:
         )
         self.clock = clock
         self.reports = reports
+        self.judge = judge
+        """Decides between an answer and "no direct answer"; ``None``: every relevant search is answered."""
 
     def _llm_check(self) -> dict[str, Any]:
         """The validator's arguments of the optional LLM entailment check (``llm_check`` in settings)."""
@@ -77,6 +84,9 @@ class Assistant:
             refusal = self._refusal(question, lang, f"no answer in the sources ({why})", timings, t0, tokens_used=False)
             return self._report(refusal, result, [])
         fragments = [Fragment(f"F{i + 1}", e) for i, e in enumerate(result.evidence[: self.settings.fragments])]
+        judged = self._judge(question, result, lang, timings)
+        if judged is not None and not judged.answers(self.judge.threshold(lang) if self.judge else 0.0):
+            return self._report(self._no_direct(question, lang, result, judged, timings, t0), result, [])
         attempts: list[str] = []
         tokens = {"prompt": 0, "completion": 0}
         checked, used = self._attempt(self.generator, question, fragments, lang, False, attempts, tokens, timings)
@@ -116,6 +126,7 @@ class Assistant:
         answer = self._compose(question, lang, checked, used, confidence, partial, timings, t0, tokens, attempts)
         answer.verification = round(_score(drafted or checked), 3)
         answer.flagged = answer.verification < self.settings.verification_flag
+        answer.answerability = None if judged is None else round(judged.score, 4)
         return self._report(answer, result, drafted or checked)
 
     def _report(self, answer: Answer, result: SearchResult, drafted: list[CheckedSentence]) -> Answer:
@@ -140,6 +151,46 @@ class Assistant:
         return answer
 
     # -- steps --------------------------------------------------------------------------
+    def _judge(self, question: str, result: SearchResult, lang: str, timings: dict[str, float]) -> Answerability | None:
+        """The judge's view of whether the evidence states the answer (``None``: not judged — no judge,
+        or a question that only names a provision, which the pinned provision answers)."""
+        if self.judge is None or is_lookup(result):
+            return None
+        t = self.clock()
+        judged = self.judge.answerable(question, result.evidence[: self.settings.fragments], lang)
+        timings["judge"] = (self.clock() - t) * 1000
+        return judged
+
+    def _no_direct(
+        self,
+        question: str,
+        lang: str,
+        result: SearchResult,
+        judged: Answerability,
+        timings: dict[str, float],
+        t0: float,
+    ) -> Answer:
+        """The honest middle outcome: relevant provisions, none stating the answer, listed with their opening
+        sentences as citations."""
+        closest = [closest_citation(e) for e in result.evidence if not e.supporting][: self.settings.closest]
+        lines = [f"[{i}] {c.doc_title} — {c.label}" for i, c in enumerate(closest, start=1)]
+        timings["total"] = (self.clock() - t0) * 1000
+        return Answer(
+            question=question,
+            lang=lang,
+            text="\n".join([NO_DIRECT[lang], *lines]),
+            sentences=[],
+            refused=False,
+            reason=f"no evidence sentence states the answer (answerability {judged.score:.2f} "
+            f"< {self.judge.threshold(lang) if self.judge else 0:.2f}, {judged.qtype} question)",
+            confidence=0.0,
+            generator="none",
+            timings=timings,
+            outcome=NO_DIRECT_ANSWER,
+            closest=closest,
+            answerability=round(judged.score, 4),
+        )
+
     def _attempt(
         self,
         generator: Generator,
@@ -248,11 +299,39 @@ class Assistant:
             refused=True,
             reason=reason,
             confidence=0.0,
+            outcome=REFUSED,
             generator=self.generator.name if tokens_used else "none",
             timings=timings,
             tokens=tokens or {"prompt": 0, "completion": 0},
             attempts=attempts or [],
         )
+
+
+def is_lookup(result: SearchResult) -> bool:
+    """A question that names a provision and asks nothing more of it ("khoản 2 Điều 9 Quy tắc 125/2024",
+    "Article 6(1)(a) GDPR"): the pinned provision is the answer."""
+    a = result.analysis
+    if not result.strength.pinned or not a.refs:
+        return False
+    rest = a.question
+    for ref in sorted(a.refs, key=lambda r: -r.start):
+        rest = rest[: ref.start] + " " + rest[ref.end :]
+    for hint in a.docs:
+        rest = rest.replace(hint.raw, " ")
+    return len(content_words(rest)) <= 3
+
+
+def closest_citation(evidence: Evidence) -> Citation:
+    """A provision cited by its opening sentence(s), up to about 300 characters."""
+    text = evidence.text or evidence.chunk.body
+    base = evidence.char_start if evidence.text else evidence.chunk.char_start
+    end = 0
+    for _, e in sentence_spans(text):
+        if end and e > 300:
+            break
+        end = e
+    end = end or min(len(text), 300)
+    return Citation.of(evidence, base, base + end)
 
 
 def _score(checked: list[CheckedSentence]) -> float:

@@ -9,6 +9,12 @@ from typing import Any
 from citewise.retrieve.records import SearchResult
 from citewise.verify.records import Citation, Verdict
 
+ANSWERED, NO_DIRECT_ANSWER, REFUSED = "answered", "no_direct_answer", "refused"
+OUTCOMES = (ANSWERED, NO_DIRECT_ANSWER, REFUSED)
+NO_DIRECT = {
+    "en": "The sources do not answer this question directly. The closest provisions are listed below.",
+    "vi": "Các tài liệu không trả lời trực tiếp câu hỏi này. Dưới đây là các điều khoản gần nhất.",
+}
 LOW_CONFIDENCE = {
     "en": "⚠ Low confidence: check the cited provisions before relying on this answer.",
     "vi": "⚠ Độ tin cậy thấp: hãy kiểm tra các điều khoản được trích dẫn trước khi sử dụng câu trả lời này.",
@@ -46,6 +52,13 @@ class Answer:
     """``verification`` is under the configured threshold."""
     report: str = ""
     """Path of the low-confidence report written for this answer, if any."""
+    outcome: str = ANSWERED
+    """``answered``; ``no_direct_answer`` (relevant provisions found, none states the answer: they are
+    listed in ``closest``); ``refused`` (nothing relevant in the sources)."""
+    closest: list[Citation] = field(default_factory=list)
+    """For ``no_direct_answer``: the closest provisions, each cited by its opening sentence."""
+    answerability: float | None = None
+    """The judge's score that the evidence states the answer (``None`` when not judged)."""
     search: SearchResult | None = field(default=None, repr=False, compare=False)
     """The search the answer was built from (evaluation reads it instead of searching again); not in
     ``to_dict``."""

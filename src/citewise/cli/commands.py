@@ -225,9 +225,13 @@ def ask(
             pages = f", p. {c.pages[0]}" + (f"–{c.pages[1]}" if c.pages[1] != c.pages[0] else "")
         quote = " ".join(c.quote.split())
         out.print(f"[{i}] {c.doc_title} — {c.label}{pages}: “{quote}”", highlight=False, markup=False)
-    extra = f" · {answer.reason}" if answer.refused else ""
+    for i, c in enumerate(answer.closest, start=1):
+        quote = " ".join(c.quote.split())
+        out.print(f"    [{i}] “{quote}”", highlight=False, markup=False)
+    extra = f" · {answer.reason}" if answer.outcome != "answered" else ""
     out.print(
-        f"[dim]{answer.generator} · confidence {answer.confidence:.2f} · {answer.timings.get('total', 0):.0f} ms{extra}[/dim]"
+        f"[dim]{answer.outcome.replace('_', ' ')} · {answer.generator} · confidence {answer.confidence:.2f} · "
+        f"{answer.timings.get('total', 0):.0f} ms{extra}[/dim]"
     )
 
 

@@ -19,6 +19,7 @@ the thresholds in force."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,7 +82,7 @@ def refused(r: QuestionResult, c: Candidate) -> bool:
         return True
     if r.weak:
         return False  # weak during the run, not at the candidate: answered
-    if r.refused:
+    if not r.answered:
         return True
     if c.support is not None:
         return not any(s.support >= c.support for s in r.sentences)
@@ -196,3 +197,37 @@ def calibrate(run: EvalRun, target: float = 0.9) -> Calibration:
 
 def _support_view(o: Outcome) -> dict[str, Any]:
     return {k: v for k, v in o.to_dict().items() if not k.startswith("weak_")}
+
+
+def sweep(results: list[QuestionResult], dense_grid: Sequence[float], coverage_grid: Sequence[float]) -> list[Outcome]:
+    """Every (dense, coverage) pair of the grids replayed on the run, in grid order."""
+    return [replay(results, Candidate(d, c)) for d in dense_grid for c in coverage_grid]
+
+
+def best_answer_rate(outcomes: Sequence[Outcome], min_refusal_correctness: float) -> Outcome | None:
+    """The candidate answering the most answerable questions among those refusing at least
+    ``min_refusal_correctness`` of the probes (the first in grid order on a tie); None when none does."""
+    ok = [o for o in outcomes if o.refusal_correctness >= min_refusal_correctness]
+    return max(ok, key=lambda o: o.answer_rate) if ok else None
+
+
+def two_fold(
+    results: list[QuestionResult],
+    dense_grid: Sequence[float],
+    coverage_grid: Sequence[float],
+    min_refusal_correctness: float,
+) -> list[dict[str, Any]]:
+    """A held-out check of ``best_answer_rate``: thresholds picked on one half of the questions (every
+    other answerable question and probe), replayed on the other half, both ways."""
+    answerable = [r for r in results if r.answerable]
+    probes = [r for r in results if not r.answerable]
+    halves = [answerable[0::2] + probes[0::2], answerable[1::2] + probes[1::2]]
+    out: list[dict[str, Any]] = []
+    for i in (0, 1):
+        picked = best_answer_rate(sweep(halves[i], dense_grid, coverage_grid), min_refusal_correctness)
+        entry: dict[str, Any] = {"fold": i, "calibrated_on": len(halves[i]), "picked": None}
+        if picked is not None:
+            entry["picked"] = picked.to_dict()
+            entry["held_out"] = replay(halves[1 - i], picked.candidate).to_dict()
+        out.append(entry)
+    return out

@@ -93,6 +93,15 @@ class QuestionResult:
     timings: dict[str, float] = field(default_factory=dict)
     evidence: list[EvidenceView] = field(default_factory=list)
     baseline: BaselineOutcome | None = None
+    outcome: str = ""
+    """``answered``, ``no_direct_answer`` or ``refused`` (empty in results written before outcomes)."""
+    answerability: float | None = None
+    """The judge's score that the evidence states the answer."""
+
+    @property
+    def answered(self) -> bool:
+        """A direct answer was shown (not refused, not "no direct answer")."""
+        return self.outcome == "answered" if self.outcome else not self.refused
 
     @property
     def citations(self) -> int:
@@ -107,7 +116,7 @@ class QuestionResult:
         """For answered questions: a probe answered is wrong; an answerable one is right when it
         cites a reference (or, without references, matches half the expected answer's words).
         None when refused or when nothing tells."""
-        if self.refused:
+        if not self.answered:
             return None
         if not self.answerable:
             return False

@@ -113,11 +113,13 @@ class Evaluator:
             sentences=sentences,
             refs_cited=len(cited),
             draft_figure_failures=sum("number" in a for a in answer.attempts),
-            answer_match=(answer_match(q.answer, answer.text) if not answer.refused else 0.0)
+            answer_match=(answer_match(q.answer, answer.text) if answer.outcome == "answered" else 0.0)
             if q.answer is not None and q.answerable
             else None,
             timings={k: round(v, 2) for k, v in answer.timings.items()},
             evidence=self._evidence(search, targets),
+            outcome=answer.outcome,
+            answerability=answer.answerability,
         )
         if self.baseline is not None:
             result.baseline = run_baseline(

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from citewise.errors import UnknownName
 from citewise.settings import Settings
 
 SECTIONS: dict[str, type[BaseModel]] = {
@@ -80,7 +81,7 @@ def update_settings_file(path: Path, updates: dict[str, dict[str, Any]]) -> dict
     data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     for section, values in updates.items():
         if section not in SECTIONS:
-            raise KeyError(f"unknown settings section {section!r}")
+            raise UnknownName("settings section", section, sorted(SECTIONS))
         body = data.setdefault(section, {})
         for k, v in values.items():
             if isinstance(v, dict) and isinstance(body.get(k), dict):

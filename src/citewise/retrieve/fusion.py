@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from citewise.errors import UnknownName
 from citewise.index.base import Hit
 
 Fused = dict[tuple[str, int], float]
@@ -48,4 +49,4 @@ def fuse(
         return minmax(rankings, weights)
     if method == "rrf":
         return rrf(rankings, rrf_k, weights)
-    raise ValueError(f"unknown fusion method: {method!r} (rrf or minmax)")
+    raise UnknownName("fusion method", method, ["minmax", "rrf"])

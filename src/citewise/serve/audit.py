@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.assistant.records import Answer
-from citewise.errors import NotFound, StoreError
+from citewise.errors import InvalidValue, NotFound, StoreError
 
 FILENAME = "audit.sqlite3"
 REVIEW_STATUSES = ("verified", "flagged")
@@ -70,6 +70,9 @@ _MIGRATIONS = [
     );
     CREATE INDEX reviews_answer ON reviews(answer_id);
     """,
+    """
+    ALTER TABLE answers ADD COLUMN outcome TEXT NOT NULL DEFAULT '';
+    """,
 ]
 
 
@@ -100,11 +103,16 @@ class AuditEntry:
     citations: int
     review: Review | None
     """The latest review, if any."""
+    kind: str = ""
+    """The answer's outcome as recorded (``answered``, ``no_direct_answer``, ``refused``; empty in logs
+    written before outcomes were recorded)."""
 
     @property
     def outcome(self) -> str:
         if self.refused:
             return "refused"
+        if self.kind == "no_direct_answer":
+            return "no_direct_answer"
         return "low confidence" if self.warning else "answered"
 
 
@@ -141,7 +149,7 @@ class AuditLog:
         try:
             cur = self.db.execute(
                 "INSERT INTO answers (asked_at, question, lang, text, refused, reason, confidence, generator, warning,"
-                " partial, total_ms, timings, generation, record) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " partial, total_ms, timings, generation, record, outcome) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     _now(),
                     answer.question,
@@ -157,6 +165,7 @@ class AuditLog:
                     json.dumps(answer.timings),
                     generation,
                     json.dumps(answer.to_dict(), ensure_ascii=False),
+                    answer.outcome,
                 ),
             )
             answer_id = int(cur.lastrowid or 0)
@@ -191,7 +200,7 @@ class AuditLog:
     def review(self, answer_id: int, status: str, note: str = "", reviewer: str = "") -> Review:
         """Mark an answer verified or flagged; the latest review is the one that counts."""
         if status not in REVIEW_STATUSES:
-            raise ValueError(f"review status must be one of {', '.join(REVIEW_STATUSES)}, not {status!r}")
+            raise InvalidValue(f"review status must be one of {', '.join(REVIEW_STATUSES)}, not {status!r}")
         if self.db.execute("SELECT 1 FROM answers WHERE id=?", (answer_id,)).fetchone() is None:
             raise NotFound(f"no answer {answer_id} in the audit log")
         review = Review(status, note, reviewer, _now())
@@ -224,6 +233,7 @@ class AuditLog:
             total_ms=r["total_ms"],
             citations=r["ncitations"],
             review=review,
+            kind=r["outcome"],
         )
 
     def entries(self, limit: int = 50, review: str | None = None) -> list[AuditEntry]:
@@ -233,7 +243,7 @@ class AuditLog:
             where = " WHERE r.status IS NULL"
         elif review is not None:
             if review not in REVIEW_STATUSES:
-                raise ValueError(f"review filter must be verified, flagged or unreviewed, not {review!r}")
+                raise InvalidValue(f"review filter must be verified, flagged or unreviewed, not {review!r}")
             where, args = " WHERE r.status = ?", [review]
         rows = self.db.execute(self._LIST_SQL + where + " ORDER BY a.id DESC LIMIT ?", [*args, limit])
         return [self._entry(r) for r in rows]

@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from citewise.engine import FROM_SETTINGS, open_engine
+from citewise.errors import StoreError
 from citewise.index.embedder import Embedder
 from citewise.serve.audit import AuditLog
 from citewise.serve.uploads import UploadIngester
@@ -63,7 +64,7 @@ class Worker:
         """Run ``fn(services)`` in the worker thread."""
         services = self._services
         if services is None:
-            raise RuntimeError("the index worker is not running")
+            raise StoreError("the index worker is not running")
         return await self._submit(functools.partial(fn, services))
 
     async def _submit(self, fn: Callable[[], T]) -> T:

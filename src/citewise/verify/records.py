@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from citewise.retrieve.records import Evidence
+
 
 @dataclass
 class Citation:
@@ -21,6 +23,25 @@ class Citation:
     quote: str
     """The supporting text, exactly ``Document.text[char_start:char_end]``."""
     source_uri: str = ""
+
+    @classmethod
+    def of(cls, evidence: Evidence, char_start: int, char_end: int) -> Citation:
+        """The citation of ``[char_start, char_end)`` inside ``evidence`` (offsets in ``Document.text``)."""
+        c = evidence.chunk
+        text = evidence.text or c.body
+        base = evidence.char_start if evidence.text else c.char_start
+        return cls(
+            marker=evidence.ref,
+            doc_id=c.doc_id,
+            chunk_id=c.chunk_id,
+            doc_title=evidence.doc_title,
+            label=c.label,
+            pages=(c.page_start, c.page_end),
+            char_start=char_start,
+            char_end=char_end,
+            quote=text[char_start - base : char_end - base],
+            source_uri=c.source_uri,
+        )
 
 
 @dataclass

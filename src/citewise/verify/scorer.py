@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 
 from citewise.errors import CitewiseError
+from citewise.judge.trees import Tree, predict_log_odds
 from citewise.lang import detect_language
 from citewise.registry import Registry
 from citewise.verify.features import FEATURES, pair_features
 from citewise.verify.support import best_window
-from citewise.verify.trees import Tree, predict_log_odds
 
 DEFAULT_WEIGHTS = "support-gbt-v2.json"
 

@@ -120,22 +120,7 @@ class Validator:
             if score >= support:
                 best = (f.text, (start - ev.char_start, end - ev.char_start))
             support = max(support, score)
-            quote = f.text[start - ev.char_start : end - ev.char_start]
-            c = ev.chunk
-            citations.append(
-                Citation(
-                    marker=f.ref,
-                    doc_id=c.doc_id,
-                    chunk_id=c.chunk_id,
-                    doc_title=ev.doc_title,
-                    label=c.label,
-                    pages=(c.page_start, c.page_end),
-                    char_start=start,
-                    char_end=end,
-                    quote=quote,
-                    source_uri=c.source_uri,
-                )
-            )
+            citations.append(Citation.of(ev, start, end))
         sources = [f.text for f in cited] + [f.evidence.chunk.header for f in cited]
         missing = unsupported_numbers(s.text, sources)
         if missing:

@@ -94,16 +94,20 @@ function pagesText(pages) {
 function renderAnswer(answer) {
   applyLang(answer.lang);
   state.answer = answer;
-  state.refs = answer.references;
+  const noDirect = answer.outcome === "no_direct_answer";
+  state.refs = noDirect ? answer.closest || [] : answer.references;
   const numbers = new Map(state.refs.map((c, i) => [refKey(c), i + 1]));
   closeSource();
   $("#answer").hidden = false;
 
   const refusal = $("#refusal");
-  refusal.hidden = !answer.refused;
+  refusal.hidden = !answer.refused && !noDirect;
+  refusal.className = noDirect ? "nodirect" : "refusal";
   refusal.replaceChildren();
   if (answer.refused) {
     refusal.append(answer.text, el("span", { class: "verdict", text: ` (${t("reason")}: ${answer.reason})` }));
+  } else if (noDirect) {
+    refusal.append(t("noDirect"), el("span", { class: "verdict", text: ` (${t("reason")}: ${answer.reason})` }));
   }
   const warning = $("#warning");
   const flagged = answer.flagged ? t("flaggedAnswer", (answer.verification ?? 0).toFixed(2)) : "";
@@ -133,6 +137,7 @@ function renderAnswer(answer) {
   }
 
   $("#references-title").hidden = state.refs.length === 0;
+  $("#references-title").textContent = noDirect ? t("closest") : t("references");
   const list = $("#references");
   list.replaceChildren();
   state.refs.forEach((c, i) => {
@@ -334,7 +339,10 @@ async function loadLog() {
     const entries = await api("GET", "/answers?limit=100");
     body.replaceChildren();
     for (const e of entries) {
-      const outcome = { answered: t("outcomeAnswered"), refused: t("outcomeRefused") }[e.outcome] || t("outcomeLow");
+      const outcome =
+        { answered: t("outcomeAnswered"), refused: t("outcomeRefused"), no_direct_answer: t("outcomeNoDirect") }[
+          e.outcome
+        ] || t("outcomeLow");
       const cell = el("td");
       if (e.review) cell.append(el("span", { class: `badge ${e.review.status}`, text: t(e.review.status) }), " ");
       for (const status of ["verified", "flagged"]) {

@@ -21,6 +21,8 @@ export const STRINGS = {
     colChunks: "Chunks", colStatus: "Status", colTime: "Time", colOutcome: "Outcome", colConfidence: "Confidence",
     colMs: "ms", colReview: "Review", outcomeAnswered: "answered", outcomeRefused: "refused",
     outcomeLow: "low confidence", error: (m) => `Error: ${m}`, needToken: "This server needs an API token.",
+    outcomeNoDirect: "no direct answer", closest: "Closest provisions",
+    noDirect: "The sources do not answer this question directly. The closest provisions are listed below.",
   },
   vi: {
     tabAsk: "Hỏi", tabDocuments: "Tài liệu", tabLog: "Nhật ký", apiDocs: "API", token: "Mã truy cập API", save: "Lưu",
@@ -44,6 +46,8 @@ export const STRINGS = {
     colConfidence: "Độ tin cậy", colMs: "ms", colReview: "Đánh giá", outcomeAnswered: "đã trả lời",
     outcomeRefused: "từ chối", outcomeLow: "độ tin cậy thấp", error: (m) => `Lỗi: ${m}`,
     needToken: "Máy chủ này yêu cầu mã truy cập API.",
+    outcomeNoDirect: "không có câu trả lời trực tiếp", closest: "Các điều khoản gần nhất",
+    noDirect: "Các tài liệu không trả lời trực tiếp câu hỏi này. Dưới đây là các điều khoản gần nhất.",
   },
 };
 

@@ -1,0 +1,216 @@
+"""Does the evidence state the answer to the question, and where?
+
+``AnswerabilityJudge`` is the port; ``FeatureJudge`` the fast zero-token tier (boosted trees over
+``judge.features`` for every sentence of the best evidence, shipped in ``judge/weights/``);
+``TieredJudge`` asks a ``PairScorer`` (the small cross-encoder) about the best few sentences only when
+the fast tier's score falls in its unsure band. The judge's score of the evidence is its best
+sentence's score; the answer stage answers at or above the per-language threshold, says "no direct
+answer — here are the closest provisions" below it, and refuses when retrieval found nothing relevant.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from citewise.chunk.sentences import sentence_spans
+from citewise.errors import CitewiseError
+from citewise.judge.features import FEATURES, pair_features
+from citewise.judge.qtype import answer_spans, question_type
+from citewise.judge.records import Answerability, AnswerSpan, Passage
+from citewise.judge.trees import Tree, predict_log_odds
+from citewise.lang import detect_language
+from citewise.registry import Registry
+from citewise.retrieve.records import Evidence
+
+DEFAULT_WEIGHTS = "answerability-features-v1.json"
+MAX_EVIDENCE = 4
+"""Evidence items (found, not supporting) whose sentences are judged."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One sentence of one evidence item, with the fast tier's score."""
+
+    evidence: int
+    start: int
+    end: int
+    text: str
+    score: float
+
+
+class PairScorer(Protocol):
+    """A pair classifier: P(the sentence states the answer to the question) for each sentence."""
+
+    def score_pairs(self, question: str, sentences: Sequence[str]) -> list[float]: ...
+
+
+class AnswerabilityJudge(abc.ABC):
+    name: str = ""
+
+    def answerable(self, question: str, evidence: Sequence[Evidence], lang: str | None = None) -> Answerability:
+        """Score how well ``evidence`` (the found items, supporting ones skipped, the first ``MAX_EVIDENCE``)
+        states the answer to ``question`` and find the sentence that does; ``span.evidence`` indexes
+        ``evidence``."""
+        found = [(i, e) for i, e in enumerate(evidence) if not e.supporting][:MAX_EVIDENCE]
+        judged = self.judge(question, [passage_of(e) for _, e in found], lang or detect_language(question))
+        if judged.span is not None:
+            span = judged.span
+            judged.span = AnswerSpan(
+                found[span.evidence][0], span.char_start, span.char_end, span.text, span.answer_start, span.answer_end
+            )
+        return judged
+
+    @abc.abstractmethod
+    def judge(self, question: str, passages: Sequence[Passage], lang: str) -> Answerability:
+        """Score how well ``passages`` state the answer to ``question``; ``span.evidence`` indexes ``passages``."""
+
+    @abc.abstractmethod
+    def threshold(self, lang: str) -> float:
+        """The score at or above which the evidence is taken to answer (chosen on dev data)."""
+
+
+def passage_of(e: Evidence) -> Passage:
+    if e.text:
+        return Passage(e.text, e.char_start, e.chunk.header)
+    return Passage(e.chunk.body, e.chunk.char_start, e.chunk.header)
+
+
+def candidate_sentences(passages: Sequence[Passage]) -> list[tuple[int, int, int, str, str]]:
+    """(passage index, start, end in Document.text, sentence, context) of every judged sentence,
+    headings and table rules left out."""
+    out: list[tuple[int, int, int, str, str]] = []
+    for i, p in enumerate(passages):
+        text, base = p.text, p.char_start
+        context = f"{p.header} {text}"
+        for s, t in sentence_spans(text):
+            sentence = text[s:t]
+            if len(sentence.split()) < 3 or set(sentence) <= set("|-: \n"):
+                continue
+            out.append((i, base + s, base + t, " ".join(sentence.split()), context))
+    return out
+
+
+class FeatureJudge(AnswerabilityJudge):
+    """The fast tier: boosted trees over zero-token features, per sentence; the best sentence decides."""
+
+    name = "features"
+
+    def __init__(self, weights: Path | str | None = None) -> None:
+        if weights is None:
+            text = resources.files("citewise.judge").joinpath("weights", DEFAULT_WEIGHTS).read_text("utf-8")
+            self.source = f"package:citewise/judge/weights/{DEFAULT_WEIGHTS}"
+        else:
+            text = Path(weights).read_text(encoding="utf-8")
+            self.source = str(weights)
+        model: dict[str, Any] = json.loads(text)
+        if list(model["features"]) != FEATURES:
+            raise CitewiseError(f"answerability model {self.source} was trained on other features; retrain it")
+        self.model = model
+        self.trees = [Tree.from_dict(t) for t in model["trees"]]
+        self.base = float(model["base"])
+        self.rate = float(model["rate"])
+        self.thresholds: dict[str, float] = dict(model["thresholds"])
+
+    def threshold(self, lang: str) -> float:
+        return self.thresholds.get(lang, self.thresholds.get("en", 0.5))
+
+    def probabilities(self, rows: np.ndarray) -> np.ndarray:
+        if len(rows) == 0:
+            return np.zeros(0)
+        z = predict_log_odds(self.trees, self.base, rows, self.rate)
+        return np.asarray(1.0 / (1.0 + np.exp(-z)))
+
+    def candidates(self, question: str, passages: Sequence[Passage], lang: str) -> tuple[str, list[Candidate]]:
+        """The question's type and every judged sentence with its fast-tier score, best first."""
+        qtype = question_type(question)
+        raw = candidate_sentences(passages)
+        rows = np.array([pair_features(question, qtype, s, ctx, lang) for _, _, _, s, ctx in raw], dtype=np.float64)
+        probs = self.probabilities(rows.reshape(len(raw), len(FEATURES)))
+        cands = [Candidate(i, a, b, s, float(p)) for (i, a, b, s, _), p in zip(raw, probs, strict=True)]
+        cands.sort(key=lambda c: -c.score)
+        return qtype, cands
+
+    def judge(self, question: str, passages: Sequence[Passage], lang: str) -> Answerability:
+        qtype, cands = self.candidates(question, passages, lang)
+        if not cands:
+            return Answerability(0.0, None, qtype, self.name)
+        best = cands[0]
+        return Answerability(best.score, span_of(best, qtype), qtype, self.name, {"features": best.score})
+
+
+class TieredJudge(AnswerabilityJudge):
+    """The fast tier, and the pair classifier on its ``top`` best sentences when its score is in the
+    unsure band ``[low, high)``; the pair classifier's best score then decides (weighted with the
+    fast tier's by ``mix``)."""
+
+    name = "tiered"
+
+    def __init__(
+        self,
+        fast: FeatureJudge,
+        pair: PairScorer,
+        thresholds: dict[str, float],
+        band: tuple[float, float] = (0.0, 1.01),
+        top: int = 3,
+        mix: float = 0.0,
+    ) -> None:
+        self.fast, self.pair = fast, pair
+        self.thresholds = thresholds
+        self.band, self.top, self.mix = band, top, mix
+
+    def threshold(self, lang: str) -> float:
+        return self.thresholds.get(lang, self.thresholds.get("en", 0.5))
+
+    def judge(self, question: str, passages: Sequence[Passage], lang: str) -> Answerability:
+        qtype, cands = self.fast.candidates(question, passages, lang)
+        if not cands:
+            return Answerability(0.0, None, qtype, self.fast.name)
+        best = cands[0]
+        low, high = self.band
+        if not low <= best.score < high:
+            return Answerability(best.score, span_of(best, qtype), qtype, self.fast.name, {"features": best.score})
+        chosen = cands[: self.top]
+        pair_scores = self.pair.score_pairs(question, [c.text for c in chosen])
+        combined = [(1 - self.mix) * p + self.mix * c.score for p, c in zip(pair_scores, chosen, strict=True)]
+        k = int(np.argmax(combined))
+        scores = {"features": best.score, "pair": float(max(pair_scores))}
+        return Answerability(float(combined[k]), span_of(chosen[k], qtype), qtype, "pair", scores)
+
+
+class Thresholded(AnswerabilityJudge):
+    """A judge with thresholds set in the settings (``answer.answer_threshold``) for some languages."""
+
+    def __init__(self, inner: AnswerabilityJudge, thresholds: dict[str, float]) -> None:
+        self.inner, self.thresholds, self.name = inner, thresholds, inner.name
+
+    def threshold(self, lang: str) -> float:
+        return self.thresholds.get(lang, self.inner.threshold(lang))
+
+    def judge(self, question: str, passages: Sequence[Passage], lang: str) -> Answerability:
+        return self.inner.judge(question, passages, lang)
+
+
+def span_of(c: Candidate, qtype: str) -> AnswerSpan:
+    """The answer span of a judged sentence: the sentence, and inside it the first answer of the asked type."""
+    spans = answer_spans(qtype, c.text)
+    if not spans:
+        return AnswerSpan(c.evidence, c.start, c.end, c.text)
+    # ``c.text`` is the sentence with its whitespace squeezed; find the answer in the document's spacing
+    s, e = spans[0]
+    return AnswerSpan(c.evidence, c.start, c.end, c.text, answer_start=s, answer_end=e)
+
+
+JUDGES: Registry[AnswerabilityJudge] = Registry(
+    "answerability judge",
+    {"features": "citewise.judge.answerability:FeatureJudge"},
+    group="citewise.judges",
+)
+"""Answerability judges by name; a plugin adds one under the entry-point group ``citewise.judges``."""

@@ -1,0 +1,135 @@
+"""What kind of answer a question expects (English and Vietnamese), and whether a sentence holds one.
+
+``question_type`` reads the question words ("how many days", "bao lâu", "who", "ai", "is ... covered",
+"có được ... không"); ``holds_answer_type`` looks for an answer of that type in a sentence: a
+duration for "bao lâu", an amount for "how much", a party for "who", a date for "when". The judge
+uses both as features, and the answer stage picks its template by the type."""
+
+from __future__ import annotations
+
+import re
+
+from citewise.lang import fold
+
+TYPES = ("duration", "amount", "number", "date", "party", "place", "yes_no", "definition", "reason", "list", "other")
+
+_UNITS_EN = r"(?:business |working |calendar |clear )?(?:days?|hours?|weeks?|months?|years?|minutes?)"
+_UNITS_VI = r"(?:ngay lam viec|ngay|gio|tuan|thang|nam|phut)"
+_DURATION = re.compile(
+    rf"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|fifteen|thirty|sixty|ninety|"
+    rf"mot|hai|ba|bon|nam|sau|bay|tam|chin|muoi)\s*(?:\(\d+\)\s*)?(?:{_UNITS_EN}|{_UNITS_VI})\b"
+    r"|\b(?:without undue delay|immediately|promptly|ngay lap tuc|kip thoi)\b",
+    re.I,
+)
+_AMOUNT = re.compile(
+    r"(?:\b(?:usd|eur|vnd|gbp|us\$|dong|trieu|ty|nghin|ngan)\b|[$€£₫]|%|\bper ?cent\b|\bphan tram\b"
+    r"|\b\d[\d.,]*\s*(?:dong|vnd|usd|eur|trieu|ty)\b)",
+    re.I,
+)
+_NUMBER = re.compile(r"\b\d+(?:[.,]\d+)*\b")
+_DATE = re.compile(
+    r"\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:19|20)\d{2}\b|\bngay \d{1,2} thang \d{1,2}\b"
+    r"|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b"
+    r"|\b(?:before|after|within|from|until|by|prior to|truoc|sau|ke tu|trong thoi han|cham nhat)\b",
+    re.I,
+)
+_PARTY = re.compile(
+    r"\b(?:controller|processor|insurer|insured|policyholder|company|authority|commission|member state|"
+    r"data subject|supervisory|provider|deployer|importer|distributor|operator|we|you|employer|employee|court|"
+    r"ministry|agency|body|person|beneficiary|doanh nghiep|ben mua|ben ban|nguoi|to chuc|co quan|bo|chinh phu|"
+    r"uy ban|toa an|ca nhan|chu the|ben)\b",
+    re.I,
+)
+_PLACE = re.compile(r"\b(?:in|at|tai|o)\s+[A-Z\u00C0-\u1EF9][\w\u00C0-\u1EF9]+", re.U)
+_LIST = re.compile(r"(?::\s*$|:\s*\n|\b(?:the following|as follows|bao gom|sau day|gom)\b|;\s)", re.I | re.M)
+_REASON = re.compile(r"\b(?:because|since|due to|in order to|so that|vi|do|boi vi|nham|de)\b", re.I)
+_DEFINITION = re.compile(r"\b(?:means|refers to|is defined as|shall mean|la viec|duoc hieu la|la)\b", re.I)
+
+# question patterns, tried in order on the folded, lower-cased question
+_Q: list[tuple[str, re.Pattern[str]]] = [
+    ("duration", re.compile(r"\b(how long|how many (?:business |working |calendar )?(?:days|hours|weeks|months|years)"
+                            r"|within what (?:period|time)|bao lau|may ngay|bao nhieu (?:ngay|gio|thang|nam|tuan)"
+                            r"|thoi han|thoi gian bao|trong vong bao)\b")),
+    ("amount", re.compile(r"\b(how much|what (?:is |are |was )?(?:the )?(?:maximum |minimum |total |highest |lowest )?"
+                          r"(?:amount|fee|fine|premium|deductible|limit|percentage|rate|sum|cost|price|excess)"
+                          r"|(?:maximum|minimum) (?:amount|sum|benefit|payment|limit|fine)|bao nhieu tien|muc phi|so tien|muc phat|ty le|phi bao hiem|muc boi thuong"
+                          r"|muc toi da|muc toi thieu|bao nhieu phan tram)\b")),
+    ("number", re.compile(r"\b(how many|bao nhieu|may)\b")),
+    ("date", re.compile(r"\b(when|what date|by when|from when|since when|khi nao|bao gio|luc nao|ngay nao|tu khi nao"
+                        r"|tu ngay nao|thoi diem nao|ke tu khi nao)\b")),
+    ("party", re.compile(r"\b(who|whom|whose|which (?:body|authority|party|person|entity|organisation|organization)|"
+                         r"ai|co quan nao|to chuc nao|ben nao|nguoi nao|doanh nghiep nao)\b")),
+    ("place", re.compile(r"\b(where|o dau|tai dau|noi nao)\b")),
+    ("reason", re.compile(r"\b(why|tai sao|vi sao|ly do)\b")),
+    ("list", re.compile(r"\b(what are the|which (?:are|documents|conditions|cases|rights|obligations)|list|"
+                        r"gom nhung|bao gom nhung|nhung (?:gi|truong hop nao|dieu kien nao|giay to nao)|cac truong hop)\b")),
+    ("definition", re.compile(r"^(?:what (?:is|are|does) (?:meant by |an? |the )?[\w\s-]{1,40}(?:\?|mean)|"
+                              r"define\b)|\b(la gi|nghia la gi|duoc hieu nhu the nao|hieu the nao)\b")),
+    ("yes_no", re.compile(r"^(?:is|are|does|do|can|may|must|shall|should|will|has|have|was|were|am)\b|"
+                          r"\b(co (?:duoc|phai|bi|can)?\b.*\bkhong\b|duoc khong|phai khong|hay khong|khong a|"
+                          r"chua\s*\??$)")),
+]  # fmt: skip
+
+_HOLDS: dict[str, re.Pattern[str]] = {
+    "duration": _DURATION,
+    "amount": _AMOUNT,
+    "number": _NUMBER,
+    "date": _DATE,
+    "party": _PARTY,
+    "place": _PLACE,
+    "reason": _REASON,
+    "definition": _DEFINITION,
+    "list": _LIST,
+}
+
+
+def question_type(question: str) -> str:
+    """One of ``TYPES``: the kind of answer ``question`` asks for (``other`` when no pattern tells)."""
+    q = " ".join(fold(question).lower().split())
+    for name, pattern in _Q:
+        if pattern.search(q):
+            return name
+    return "other"
+
+
+def holds_answer_type(qtype: str, sentence: str) -> bool:
+    """Whether ``sentence`` holds an answer of type ``qtype`` (always true for yes/no and other)."""
+    pattern = _HOLDS.get(qtype)
+    if pattern is None:
+        return True
+    text = sentence if qtype in ("place", "list") else fold(sentence)
+    if qtype == "number":
+        return bool(_NUMBER.search(text)) or bool(_DURATION.search(text))
+    return bool(pattern.search(text))
+
+
+def answer_spans(qtype: str, sentence: str) -> list[tuple[int, int]]:
+    """Character spans in ``sentence`` of answers of type ``qtype`` (durations, amounts, dates, figures),
+    in reading order; empty for types without a short span."""
+    pattern = {"duration": _DURATION, "amount": _AMOUNT, "number": _NUMBER, "date": _DATE}.get(qtype)
+    if pattern is None:
+        return []
+    folded = fold(sentence)  # fold keeps one character per character, so spans carry over
+    if len(folded) != len(sentence):
+        return []
+    spans = [m.span() for m in pattern.finditer(folded)]
+    if qtype == "amount":
+        spans = [_widen_amount(folded, s, e) for s, e in spans]
+    merged: list[tuple[int, int]] = []
+    for s, e in sorted(spans):
+        if merged and s <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(e, merged[-1][1]))
+        else:
+            merged.append((s, e))
+    return merged
+
+
+def _widen_amount(text: str, start: int, end: int) -> tuple[int, int]:
+    """An amount's currency or per-cent sign with its figure ("USD 5,000", "20%", "50 triệu đồng")."""
+    m = re.search(r"[\d.,]*\d\s*$", text[max(0, start - 20) : start])
+    if m:
+        start = max(0, start - 20) + m.start()
+    m = re.match(r"\s*\d[\d.,]*", text[end:])
+    if m:
+        end += m.end()
+    return start, end

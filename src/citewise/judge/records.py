@@ -1,0 +1,49 @@
+"""Typed records of the judge: where the evidence states the answer, and how sure the judge is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A text the judge reads: a provision's text, where it starts in ``Document.text``, and its header
+    (document title, provision path) for context."""
+
+    text: str
+    char_start: int = 0
+    header: str = ""
+
+
+@dataclass(frozen=True)
+class AnswerSpan:
+    """The sentence of one piece of evidence that answers the question, and the short answer in it."""
+
+    evidence: int
+    """Index of the evidence item (in the list the judge was given)."""
+    char_start: int
+    char_end: int
+    """The sentence's span in ``Document.text``."""
+    text: str
+    """The sentence, verbatim."""
+    answer_start: int | None = None
+    answer_end: int | None = None
+    """Offsets in ``text`` of the short answer inside the sentence (a duration, an amount, a date);
+    ``None`` when the answer is the sentence itself."""
+
+
+@dataclass
+class Answerability:
+    """Does the evidence state the answer: a score in [0, 1], the best sentence, and how it was judged."""
+
+    score: float
+    span: AnswerSpan | None
+    qtype: str
+    """The kind of answer the question asks for (``judge.qtype.TYPES``)."""
+    tier: str
+    """``features`` (the fast tier decided) or ``pair`` (the pair classifier read the best sentences)."""
+    scores: dict[str, float] = field(default_factory=dict)
+    """Each tier's score of the best sentence."""
+
+    def answers(self, threshold: float) -> bool:
+        return self.span is not None and self.score >= threshold

@@ -1,0 +1,70 @@
+"""The answerability judge and the three outcomes it leads to: answered, no direct answer (the closest
+provisions listed), refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import citewise
+from citewise.cli import app
+from citewise.index.embedder import Embedder
+from citewise.judge.answerability import FeatureJudge
+from citewise.judge.records import Passage
+from citewise.serve.audit import AuditLog
+from citewise.settings import Settings
+
+POLICY = (
+    "4.2 Notice of loss. The insured must notify the company within 14 days of the loss. "
+    "Late notice reduces the claim by the cost the delay caused. "
+    "The company settles a claim within 30 days of receiving the documents."
+)
+
+
+def test_the_fast_tier_finds_the_sentence_and_the_duration_in_it() -> None:
+    judge = FeatureJudge()
+    judged = judge.judge("How many days do I have to notify the company of a loss?", [Passage(POLICY, 100)], "en")
+    assert judged.qtype == "duration" and judged.span is not None
+    span = judged.span
+    assert span.text.startswith("The insured must notify")
+    assert POLICY[span.char_start - 100 : span.char_end - 100].startswith("The insured must notify")
+    assert span.answer_start is not None and span.answer_end is not None
+    assert span.text[span.answer_start : span.answer_end] == "14 days"
+    assert 0.0 <= judged.score <= 1.0 and judge.threshold("en") > 0 and judge.threshold("vi") > 0
+
+
+def test_no_direct_answer_lists_the_closest_provisions_everywhere(fresh_index: Path, embedder: Embedder) -> None:
+    # an impossible threshold: every relevant question gets the middle outcome
+    settings = Settings(index=fresh_index, answer={"judge": "features", "answer_threshold": {"en": 1.01, "vi": 1.01}})
+    question = "How many days do I have to notify Harbourview of damage to my home?"
+    with citewise.open(settings=settings, embedder=embedder) as cw:
+        answer = cw.ask(question)
+        text = {d.doc_id: cw.store.load_document(d.doc_id).text for d in cw.documents()}
+        off_topic = cw.ask("What is the boiling point of mercury?")
+    assert answer.outcome == "no_direct_answer" and not answer.refused and answer.sentences == []
+    assert answer.answerability is not None and answer.answerability < 1.01
+    assert answer.text.startswith("The sources do not answer this question directly")
+    assert 1 <= len(answer.closest) <= 3
+    for c in answer.closest:
+        assert text[c.doc_id][c.char_start : c.char_end] == c.quote and c.quote.strip()
+    assert answer.to_dict()["outcome"] == "no_direct_answer" and answer.to_dict()["closest"]
+    assert off_topic.outcome == "refused"  # nothing relevant: a refusal, not the middle outcome
+    log = AuditLog(fresh_index)
+    log.record(answer)
+    assert log.entries(limit=1)[0].outcome == "no_direct_answer"
+    log.close()
+
+
+def test_the_cli_shows_the_outcome(fresh_index: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("CITEWISE_ANSWER__JUDGE", "features")
+    monkeypatch.setenv("CITEWISE_ANSWER__ANSWER_THRESHOLD", json.dumps({"en": 1.01, "vi": 1.01}))
+    runner = CliRunner()
+    q = "Thời hạn giải quyết bồi thường bảo hiểm nhà ở là bao lâu?"
+    res = runner.invoke(app, ["ask", "--index", str(fresh_index), q, "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["outcome"] == "no_direct_answer" and data["text"].startswith("Các tài liệu không trả lời trực tiếp")
+    res = runner.invoke(app, ["ask", "--index", str(fresh_index), q])
+    assert "no direct answer" in res.output and "[1]" in res.output

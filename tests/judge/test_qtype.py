@@ -1,0 +1,37 @@
+"""The kind of answer a question asks for, and finding one in a sentence (EN and VI)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citewise.judge.qtype import answer_spans, holds_answer_type, question_type
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How many days do I have to notify Harbourview of damage to my home?", "duration"),
+        ("Thời hạn giải quyết bồi thường bảo hiểm nhà ở là bao lâu?", "duration"),
+        ("What is the maximum amount paid for baggage delay?", "amount"),
+        ("Mức phí bảo hiểm là bao nhiêu?", "amount"),
+        ("Who must notify the supervisory authority?", "party"),
+        ("Cơ quan nào cấp giấy phép thành lập doanh nghiệp bảo hiểm?", "party"),
+        ("Khi nào doanh nghiệp bảo hiểm phải trả tiền bồi thường?", "date"),
+        ("Is drone damage covered?", "yes_no"),
+        ("Tôi có được bồi thường khi bị mất hộ chiếu không?", "yes_no"),
+        ("Bảo hiểm nhân thọ là gì?", "definition"),
+        ("What are the conditions for consent?", "list"),
+    ],
+)
+def test_question_types(question: str, expected: str) -> None:
+    assert question_type(question) == expected
+
+
+def test_a_duration_is_found_and_a_figure_without_unit_is_not_one() -> None:
+    vi = "Người được bảo hiểm phải thông báo trong vòng 14 ngày kể từ ngày xảy ra tổn thất."
+    assert holds_answer_type("duration", vi)
+    assert vi[slice(*answer_spans("duration", vi)[0])] == "14 ngày"
+    assert not holds_answer_type("duration", "The policy is governed by Article 14 of the rules.")
+    en = "We will pay up to USD 5,000 per trip for cancellation."
+    assert en[slice(*answer_spans("amount", en)[0])] == "USD 5,000"
+    assert "50 triệu đồng" in [s[a:b] for s in ["tối đa 50 triệu đồng"] for a, b in answer_spans("amount", s)]
