@@ -1,6 +1,12 @@
 """Extractive generator (offline, instant): quotes the evidence sentences that answer the
 question, verbatim, each with its marker. Relevance from the question's words and word pairs and
-the evidence's own rank; diversity by maximal marginal relevance; a sentence budget."""
+the evidence's own rank; diversity by maximal marginal relevance; a sentence budget.
+
+When the question asks for a duration, an amount or a figure and the best sentence holds one, the
+answer opens with a short direct statement of it ("The period is 14 days." / "Thời hạn là 14 ngày."),
+cited to the exact span it was taken from. A sentence that leads into a list ("because of:", "bao gồm:")
+is quoted with its items. Text that addresses the reader's assistant instead of stating a rule
+("ignore previous instructions", "SYSTEM:", "Note to the AI") is never quoted."""
 
 from __future__ import annotations
 
@@ -10,7 +16,61 @@ from dataclasses import dataclass
 from citewise.answer.base import Generator
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.sentences import sentence_spans
+from citewise.judge.qtype import answer_spans, question_type
 from citewise.textmatch import coverage
+
+DIRECT = {
+    "duration": {"en": "The period is {}.", "vi": "Thời hạn là {}."},
+    "amount": {"en": "The amount is {}.", "vi": "Mức tiền là {}."},
+    "number": {"en": "The figure is {}.", "vi": "Con số là {}."},
+}
+"""Templates of the direct answer, per question type and language."""
+_FALLBACK = {"number": ["amount", "duration", "number"], "amount": ["amount"], "duration": ["duration"]}
+"""Answer types looked for, in order, per question type ("bao nhiêu" asks for an amount as often as a count)."""
+
+_INSTRUCTION = re.compile(
+    r"ignore (?:all |any )?(?:the )?(?:previous|prior|above|earlier) (?:instructions|rules)|\bsystem\s*:|"
+    r"\b(?:ai|language model|chatbot|assistant)\b.{0,40}\b(?:must|should|shall|tell|say|answer|reply|respond)\b|"
+    r"^\s*(?:note to|instructions? (?:to|for)) (?:the )?(?:ai|assistant|model|chatbot)|"
+    r"^\s*(?:question|answer|user|assistant)\s*:|\[F\d+\]|"
+    r"b[ỏo] qua (?:m[ọo]i |t[ấa]t c[ảa] )?(?:c[áa]c )?(?:h[ưu][ớo]ng d[ẫa]n|ch[ỉi] d[ẫa]n)|"
+    r"\b(?:tr[ợo] l[ýy]|m[ôo] h[ìi]nh ng[ôo]n ng[ữu]|chatbot)\b.{0,40}\b(?:ph[ảa]i|h[ãa]y|tr[ảa] l[ờo]i)\b|"
+    r"^\s*(?:h[ệe] th[ốo]ng|c[âa]u h[ỏo]i|tr[ảa] l[ờo]i)\s*:",
+    re.I | re.M,
+)
+"""Sentences that address the reader's assistant rather than state a rule: data, never an answer."""
+
+_LIST_LEAD = re.compile(r"(?::|\b(?:the following|as follows|sau đây|bao gồm|gồm))\s*$", re.I)
+
+
+_UNIT = re.compile(r"\b(hours?|days?|weeks?|months?|years?|minutes?|giờ|ngày|tuần|tháng|năm|phút)\b", re.I)
+
+
+def _rank(question: str, value: str) -> tuple[int, int]:
+    """Answers in the unit the question names first ("how many hours" -> "72 hours"), figures before words."""
+    asked = {u.lower().rstrip("s") for u in _UNIT.findall(question)}
+    units = {u.lower().rstrip("s") for u in _UNIT.findall(value)}
+    return (0 if asked & units else 1, 0 if any(ch.isdigit() for ch in value) else 1)
+
+
+def addresses_the_assistant(sentence: str) -> bool:
+    return bool(_INSTRUCTION.search(sentence))
+
+
+def list_end(text: str, end: int, limit: int = 1200) -> int:
+    """Where the list led into by the sentence ending at ``end`` stops: its item lines, up to ``limit``
+    characters, stopping at a blank line or a new clause/heading number."""
+    pos = end
+    lines = text[end : end + limit].split("\n")
+    if lines and not lines[0].strip():
+        pos += len(lines[0]) + 1
+        lines = lines[1:]
+    taken = 0
+    for line in lines:
+        if not line.strip() or re.match(r"\s*(?:\d+\.\s|Điều\s|Article\s|Section\s|\d+(?:\.\d+)+\s)", line):
+            break
+        taken += len(line) + 1
+    return min(len(text), pos + taken) if taken else end
 
 
 @dataclass
@@ -56,6 +116,12 @@ class ExtractiveGenerator(Generator):
                     continue  # the provision's heading line ("Điều 9. Thông báo tổn thất")
                 if len(_WORD.findall(sent)) < 4 or set(sent) <= set("|- "):
                     continue
+                if addresses_the_assistant(sent):
+                    continue
+                if _LIST_LEAD.search(sent.rstrip()):
+                    e = list_end(text, e)
+                    sent = text[s:e].rstrip()
+                    e = s + len(sent)
                 rel = coverage(question, f"{f.evidence.chunk.header} {sent}") * 0.4 + coverage(question, sent) * 0.6
                 out.append(_Candidate(f, base + s, base + e, sent, rel * prior, (fi, si)))
         return out
@@ -80,8 +146,30 @@ class ExtractiveGenerator(Generator):
             chosen.append(best)
         if not chosen:
             return Draft([], self.name, refused=True)
+        direct = self.direct_answer(question, chosen, lang)
         chosen.sort(key=lambda c: c.order)  # grouped by provision, in reading order
         sentences = [
             DraftSentence(" ".join(c.text.split()), [c.fragment.ref], quote_span=(c.start, c.end)) for c in chosen
         ]
-        return Draft(sentences, self.name)
+        return Draft([direct, *sentences] if direct else sentences, self.name)
+
+    def direct_answer(self, question: str, chosen: list[_Candidate], lang: str) -> DraftSentence | None:
+        """A short statement of the duration, amount or figure that the most relevant chosen sentence holding
+        one states, cited to the exact span it was taken from."""
+        qtype = question_type(question)
+        kinds = _FALLBACK.get(qtype, [])
+        for best in chosen:
+            for kind in kinds:
+                spans = sorted(answer_spans(kind, best.text), key=lambda sp: _rank(question, best.text[sp[0] : sp[1]]))
+                if not spans:
+                    continue
+                a, b = spans[0]
+                value = best.text[a:b].strip()
+                start = best.start + best.text.index(value, a)
+                template = DIRECT[kind].get(lang, DIRECT[kind]["en"])
+                return DraftSentence(
+                    template.format(" ".join(value.split())),
+                    [best.fragment.ref],
+                    quote_span=(start, start + len(value)),
+                )
+        return None

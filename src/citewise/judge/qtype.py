@@ -27,6 +27,7 @@ _AMOUNT = re.compile(
     re.I,
 )
 _NUMBER = re.compile(r"\b\d+(?:[.,]\d+)*\b")
+_ENUMERATOR = re.compile(r"\s*(?:\(?\d{1,3}[.)]|\d{1,3}\.\d{1,3}\.?)\s")
 _DATE = re.compile(
     r"\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:19|20)\d{2}\b|\bngay \d{1,2} thang \d{1,2}\b"
     r"|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b"
@@ -113,6 +114,9 @@ def answer_spans(qtype: str, sentence: str) -> list[tuple[int, int]]:
     if len(folded) != len(sentence):
         return []
     spans = [m.span() for m in pattern.finditer(folded)]
+    if qtype == "number":  # a clause or point number opening the sentence ("3. ", "(2)") is no answer
+        lead = _ENUMERATOR.match(folded)
+        spans = [(s, e) for s, e in spans if not (lead and s < lead.end())]
     if qtype == "amount":
         spans = [_widen_amount(folded, s, e) for s, e in spans]
     merged: list[tuple[int, int]] = []
