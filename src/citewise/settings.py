@@ -24,6 +24,9 @@ class IngestSettings(_Section):
     """PDF text extractor (see docs/benchmarks.md for the comparison)."""
     max_file_mb: float = 64.0
     """Files larger than this are rejected before they are read (bounded memory)."""
+    max_unpacked_mb: float = 100.0
+    """Zip packages (DOCX) whose members inflate to more than this, or a member more than 200 times its
+    compressed size, are refused before parsing (zip bombs)."""
     extensions: list[str] = Field(
         default_factory=lambda: [".pdf", ".docx", ".html", ".htm", ".md", ".markdown", ".txt", ".jsonl", ".json"]
     )

@@ -33,7 +33,7 @@ def make_client(served_index: Path, embedder: Embedder) -> AppFactory:
         app = create_app(
             Settings(index=index or served_index), ServeSettings(**{"token": None, **serve}), embedder=embedder
         )
-        with TestClient(app) as client:
+        with TestClient(app, base_url="http://127.0.0.1:8000") as client:
             yield client
 
     return make

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import unicodedata
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
@@ -267,7 +268,22 @@ def serve(
         highlight=False,
         soft_wrap=True,
     )
-    uvicorn.run(application, host=config.host, port=config.port, log_level="warning")
+    # X-Forwarded-For is believed only from the configured proxies (uvicorn trusts loopback by default)
+    proxies = ",".join(config.trusted_proxies)
+    uvicorn.run(
+        application,
+        host=config.host,
+        port=config.port,
+        log_level="warning",
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
+    )
+
+
+def printable(text: str) -> str:
+    """Text from the audit log made safe for a terminal: control characters (escape sequences included)
+    shown as the replacement character."""
+    return "".join("\ufffd" if unicodedata.category(ch) in ("Cc", "Cf") and ch not in "\n\t" else ch for ch in text)
 
 
 @app.command("log")
@@ -304,12 +320,12 @@ def audit_log(
             str(x.id),
             x.asked_at.replace("T", " ")[:19],
             x.lang,
-            x.question[:60],
+            printable(x.question)[:60],
             x.outcome,
             f"{x.confidence:.2f}",
             str(x.citations),
             f"{x.total_ms:.0f}",
-            (x.review.status + (f": {x.review.note[:30]}" if x.review.note else "")) if x.review else "",
+            (x.review.status + (f": {printable(x.review.note)[:30]}" if x.review.note else "")) if x.review else "",
         )
     out.print(table)
 

@@ -19,6 +19,8 @@ class Parser(abc.ABC):
     name: str = ""
     fmt: str = ""
     extensions: tuple[str, ...] = ()
+    zipped: bool = False
+    """The format is a zip package: its members' inflated sizes are checked before parsing."""
 
     @abc.abstractmethod
     def parse(self, path: Path, on_page: PageCallback | None = None) -> Layout:

@@ -115,6 +115,7 @@ class DocxParser(Parser):
     name = "docx"
     fmt = "docx"
     extensions = (".docx",)
+    zipped = True
 
     def parse(self, path: Path, on_page: PageCallback | None = None) -> Layout:
         import docx

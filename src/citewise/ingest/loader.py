@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import zipfile
 from pathlib import Path
 
 from citewise.errors import EmptyDocument, IngestError, TooLarge
 from citewise.ingest.base import PageCallback, parser_for
 from citewise.ingest.metadata import extract_metadata, guess_title
 from citewise.ingest.structure import build_structure
+from citewise.ingest.zipcheck import check_zip
 from citewise.lang import detect_language
 from citewise.settings import IngestSettings
 from citewise.types import Document, Layout
@@ -71,6 +73,8 @@ def load_document(path: Path, settings: IngestSettings | None = None, on_page: P
     try:
         check_size(path, settings)
         parser = parser_for(path, settings.pdf_backend)
+        if parser.zipped and zipfile.is_zipfile(path):  # not a zip at all: the parser says what it is not
+            check_zip(path, int(settings.max_unpacked_mb * 1024 * 1024))
         layout = parser.parse(path, on_page)
         return document_from_layout(
             layout, source_uri=path.resolve().as_uri(), fmt=parser.fmt, content_hash=file_hash(path)

@@ -26,7 +26,7 @@ from citewise.engine import FROM_SETTINGS
 from citewise.errors import CitewiseError, IngestError, NotFound, StoreError
 from citewise.index.embedder import Embedder
 from citewise.serve.config import ServeSettings
-from citewise.serve.guards import ApiError, BodyLimit, RateLimiter, SecurityHeaders, TokenCheck
+from citewise.serve.guards import ApiError, BodyLimit, HostOriginGuard, RateLimiter, SecurityHeaders, TokenCheck
 from citewise.serve.uploads import Upload, UploadRejected
 from citewise.serve.worker import Services, Worker
 from citewise.settings import Settings
@@ -77,10 +77,13 @@ def create_app(
         return upload_limit if (method == "POST" and path == "/documents") else serve.max_json_kb * 1024
 
     app.add_middleware(BodyLimit, limit_for=limit_for)
+    app.add_middleware(HostOriginGuard, hosts=serve.hosts())
     app.add_middleware(SecurityHeaders)
 
+    limiter = RateLimiter(serve.rate_per_minute, serve.rate_burst)
+    # the rate limit first: wrong tokens are counted (and cost more) like any other request
     guarded = APIRouter(
-        dependencies=[Depends(TokenCheck(serve.token)), Depends(RateLimiter(serve.rate_per_minute, serve.rate_burst))]
+        dependencies=[Depends(limiter), Depends(TokenCheck(serve.token, limiter, serve.auth_failure_cost))]
     )
     _document_routes(guarded, worker, serve)
     _answer_routes(guarded, worker, serve)
@@ -131,15 +134,25 @@ def _answer_routes(router: APIRouter, worker: Worker, serve: ServeSettings) -> N
         return await worker.run(listing)
 
     @router.get("/answers/{answer_id}", summary="One logged answer with its reviews")
-    async def answer_record(answer_id: int) -> dict[str, Any]:
-        return await worker.run(lambda s: s.audit.get(answer_id))
+    async def answer_record(answer_id: str) -> dict[str, Any]:
+        number = _answer_id(answer_id)
+        return await worker.run(lambda s: s.audit.get(number))
 
     @router.post("/answers/{answer_id}/review", summary="Mark a logged answer verified or flagged")
-    async def review(answer_id: int, body: ReviewRequest) -> dict[str, Any]:
+    async def review(answer_id: str, body: ReviewRequest) -> dict[str, Any]:
+        number = _answer_id(answer_id)
+
         def mark(s: Services) -> dict[str, Any]:
-            return {"answer_id": answer_id, **asdict(s.audit.review(answer_id, body.status, body.note, body.reviewer))}
+            return {"answer_id": number, **asdict(s.audit.review(number, body.status, body.note, body.reviewer))}
 
         return await worker.run(mark)
+
+
+def _answer_id(value: str) -> int:
+    """An audit-log id from the path: anything but a positive integer SQLite can hold names no answer."""
+    if not value.isascii() or not value.isdigit() or not 0 < int(value) < 2**63:
+        raise NotFound(f"no answer {value[:40]} in the audit log")
+    return int(value)
 
 
 def _bounded_question(question: str, serve: ServeSettings) -> str:
@@ -164,6 +177,11 @@ def _document_json(s: Services, doc_id: str | None = None) -> Any:
     raise NotFound(f"no document {doc_id}")
 
 
+def _public(document: dict[str, Any]) -> dict[str, Any]:
+    """A document as clients see it: its file name, never the server's path to it."""
+    return {k: v for k, v in document.items() if k != "source_uri"}
+
+
 def _file_name(source_uri: str) -> str:
     return unquote(Path(urlparse(source_uri).path).name) or source_uri
 
@@ -171,7 +189,7 @@ def _file_name(source_uri: str) -> str:
 def _document_routes(router: APIRouter, worker: Worker, serve: ServeSettings) -> None:
     @router.get("/documents", summary="Indexed documents with their status and warnings")
     async def documents() -> list[dict[str, Any]]:
-        return await worker.run(_document_json)
+        return [_public(d) for d in await worker.run(_document_json)]
 
     @router.post("/documents", summary="Upload and index files (all or nothing)", status_code=201)
     async def upload(
@@ -197,7 +215,7 @@ def _document_routes(router: APIRouter, worker: Worker, serve: ServeSettings) ->
         def one(s: Services) -> dict[str, Any]:
             summary = _document_json(s, doc_id)
             nodes = [n.to_dict() for n in s.engine.store.nodes(doc_id)]
-            return {**summary, "nodes": nodes}
+            return {**_public(summary), "nodes": nodes}
 
         return await worker.run(one)
 

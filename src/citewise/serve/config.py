@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -16,7 +16,14 @@ class ServeSettings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     token: str | None = Field(default=None, validation_alias="CITEWISE_API_TOKEN")
-    """Bearer token every API call must carry; required when binding beyond loopback."""
+    """Bearer token every API call must carry; required when binding beyond loopback. Surrounding
+    whitespace (a trailing newline from a secrets file) is removed."""
+
+    @field_validator("token")
+    @classmethod
+    def _strip_token(cls, value: str | None) -> str | None:
+        return value.strip() or None if value is not None else None
+
     rate_per_minute: float = 120.0
     """Sustained requests per minute allowed to one client (by address)."""
     rate_burst: int = 30
@@ -28,6 +35,21 @@ class ServeSettings(BaseSettings):
     max_files: int = 20
     """Most files in one upload."""
     max_question_chars: int = 2000
+    allowed_hosts: list[str] = Field(default_factory=list)
+    """Host names the server answers to (the ``Host`` header) besides loopback and the bound address;
+    anything else is refused, so a page on another site cannot reach the server by DNS rebinding."""
+    trusted_proxies: list[str] = Field(default_factory=list)
+    """Addresses of reverse proxies whose ``X-Forwarded-For`` names the client; from anyone else the
+    header is ignored (the rate limit counts the connecting address)."""
+    auth_failure_cost: int = 5
+    """Requests a failed authentication costs in the client's rate bucket (guessing tokens is slow)."""
+
+    def hosts(self) -> set[str]:
+        """Every host name the ``Host`` header may carry."""
+        names = {"127.0.0.1", "localhost", "::1", *(h.lower() for h in self.allowed_hosts)}
+        if self.host not in ("0.0.0.0", "::"):
+            names.add(self.host.lower())
+        return names
 
 
 def is_loopback(host: str) -> bool:

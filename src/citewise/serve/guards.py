@@ -37,19 +37,34 @@ class ApiError(HTTPException, CitewiseError):
 
 
 class TokenCheck:
-    """Requires ``Authorization: Bearer <token>`` when a token is configured (constant-time compare)."""
+    """Requires ``Authorization: Bearer <token>`` when a token is configured (constant-time compare).
+    Runs after the rate limit; each failure costs the client ``failure_cost`` more requests of its bucket."""
 
-    def __init__(self, token: str | None) -> None:
-        self.token = token
+    def __init__(self, token: str | None, limiter: RateLimiter | None = None, failure_cost: int = 5) -> None:
+        self.token = token.strip() if token else None
+        self.limiter = limiter
+        self.failure_cost = failure_cost
 
     def __call__(self, request: Request) -> None:
         if not self.token:
             return
         scheme, _, given = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not given:
+            self._failed(request)
             raise ApiError(401, "unauthorized", "missing bearer token", {"WWW-Authenticate": "Bearer"})
         if not hmac.compare_digest(given.strip().encode(), self.token.encode()):
+            self._failed(request)
             raise ApiError(401, "unauthorized", "invalid bearer token", {"WWW-Authenticate": "Bearer"})
+
+    def _failed(self, request: Request) -> None:
+        if self.limiter is not None:
+            self.limiter.charge(client_of(request), self.failure_cost)
+
+
+def client_of(request: Request) -> str:
+    """The client's address as the server saw the connection (``X-Forwarded-For`` is applied, from trusted
+    proxies only, by the server before the request gets here)."""
+    return request.client.host if request.client else "unknown"
 
 
 class RateLimiter:
@@ -76,6 +91,13 @@ class RateLimiter:
         self.buckets[client] = (tokens, now)
         return (1.0 - tokens) / self.rate if self.rate > 0 else math.inf
 
+    def charge(self, client: str, cost: int) -> None:
+        """Take ``cost`` more requests from the client's bucket (it may go below zero: the client waits)."""
+        now = self.clock()
+        tokens, last = self.buckets.get(client, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        self.buckets[client] = (tokens - cost, now)
+
     def _prune(self, now: float) -> None:
         if len(self.buckets) <= self.max_clients:
             return
@@ -84,8 +106,7 @@ class RateLimiter:
             del self.buckets[k]
 
     def __call__(self, request: Request) -> None:
-        client = request.client.host if request.client else "unknown"
-        wait = self.take(client)
+        wait = self.take(client_of(request))
         if wait:
             seconds = max(1, math.ceil(wait)) if math.isfinite(wait) else 60
             raise ApiError(
@@ -152,6 +173,55 @@ async def _too_large(send: Send, limit: int) -> None:
 
 def _size(n: int) -> str:
     return f"{n / 1048576:g} MB" if n >= 1048576 else f"{n / 1024:g} KB"
+
+
+class HostOriginGuard:
+    """ASGI middleware: answers only requests whose ``Host`` is one of the server's own names (no DNS
+    rebinding), and refuses state-changing requests sent by a page of another origin (``Origin`` or
+    ``Sec-Fetch-Site: cross-site``)."""
+
+    UNSAFE: ClassVar[set[str]] = {"POST", "PUT", "PATCH", "DELETE"}
+
+    def __init__(self, app: ASGIApp, hosts: set[str]) -> None:
+        self.app = app
+        self.hosts = {h.lower().strip("[]") for h in hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
+        host = headers.get("host", "")
+        name = _host_name(host)
+        if name not in self.hosts:
+            await _refuse(send, 421, "host_not_allowed", f"this server does not answer to the host name {name!r}")
+            return
+        if scope["method"] in self.UNSAFE:
+            origin = headers.get("origin")
+            cross = headers.get("sec-fetch-site", "") == "cross-site"
+            if cross or (origin is not None and not _same_origin(origin, host)):
+                await _refuse(send, 403, "cross_origin", "requests from another site's page are refused")
+                return
+        await self.app(scope, receive, send)
+
+
+def _host_name(host: str) -> str:
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _same_origin(origin: str, host: str) -> bool:
+    scheme, _, rest = origin.partition("://")
+    return scheme in ("http", "https") and rest.lower().rstrip("/") == host.strip().lower()
+
+
+async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+    data = json.dumps({"error": {"code": code, "message": message}}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
 
 
 class SecurityHeaders:

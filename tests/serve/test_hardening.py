@@ -1,0 +1,139 @@
+"""What a probe of the server and the ingest found, closed; each checked against a real server process on
+loopback or real files: zip bombs, foreign Host and Origin, rate limiting before authentication, forwarded
+addresses, oversized ids, terminal escapes in the log, server paths, a token with whitespace."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from citewise.cli import app
+from citewise.cli.commands import printable
+from citewise.errors import CorruptFile, TooLarge
+from citewise.ingest.loader import load_document
+from citewise.serve.config import ServeSettings
+from tests.serve.test_serve_command import free_port
+
+TOKEN = "tok-hardening"
+
+
+def zip_bomb(path: Path, mib: int = 200) -> Path:
+    """A DOCX whose one part inflates to ``mib`` MiB of zeros (a few hundred KB on disk)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types/>')
+        with z.open("word/document.xml", "w") as fh:
+            block = b"\0" * (1 << 20)
+            for _ in range(mib):
+                fh.write(block)
+    return path
+
+
+def test_a_zip_bomb_is_refused_before_it_is_parsed_and_memory_stays_flat(tmp_path: Path) -> None:
+    bomb = zip_bomb(tmp_path / "bomb.docx")
+    assert bomb.stat().st_size < 1 << 20
+    with pytest.raises((CorruptFile, TooLarge)) as err:
+        load_document(bomb)
+    assert "MB" in str(err.value) or "zip bomb" in str(err.value)
+    code = (
+        "import resource, sys\n"
+        "from pathlib import Path\n"
+        "from citewise.ingest.loader import load_document\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "try:\n"
+        f"    load_document(Path({str(bomb)!r}))\n"
+        "except Exception as e:\n"
+        "    print(type(e).__name__)\n"
+        "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] in ("CorruptFile", "TooLarge") and int(out[1]) < 50, out  # MB gained while refusing it
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > 0
+
+
+@pytest.fixture(scope="module")
+def server(module_index: Path) -> Iterator[str]:
+    port = free_port()
+    command = [sys.executable, "-m", "citewise.cli", "serve", "--index", str(module_index), "--port", str(port)]
+    env = {
+        **os.environ,
+        "CITEWISE_API_TOKEN": f"  {TOKEN}\n",  # as read from a secrets file: whitespace around it
+        "CITEWISE_SERVE__RATE_BURST": "10",
+        "CITEWISE_SERVE__RATE_PER_MINUTE": "30",
+        "PYTHONUNBUFFERED": "1",
+    }
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    try:
+        while True:
+            try:
+                httpx.get(f"{base}/healthz", timeout=5)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+                assert time.monotonic() < deadline, "the server did not come up"
+                time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def auth(**more: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {TOKEN}", **more}
+
+
+def test_foreign_hosts_and_origins_are_refused(server: str) -> None:
+    port = server.rsplit(":", 1)[1]
+    assert httpx.get(f"{server}/documents", headers=auth()).status_code == 200  # the token had whitespace
+    rebinding = httpx.get(f"{server}/answers", headers=auth(Host=f"evil.example:{port}"))
+    assert rebinding.status_code == 421 and rebinding.json()["error"]["code"] == "host_not_allowed"
+    assert httpx.get(f"{server}/", headers={"Host": f"evil.example:{port}"}).status_code == 421
+    files = {"files": ("x.md", b"# Title\n\nSome text of a document.", "text/markdown")}
+    cross = httpx.post(f"{server}/documents", headers=auth(Origin="http://evil.example"), files=files)
+    assert cross.status_code == 403 and cross.json()["error"]["code"] == "cross_origin"
+    site = httpx.post(f"{server}/ask", headers=auth(**{"Sec-Fetch-Site": "cross-site"}), json={"question": "x"})
+    assert site.status_code == 403
+    same = httpx.post(f"{server}/ask", headers=auth(Origin=server), json={"question": "What is personal data?"})
+    assert same.status_code == 200
+    docs = httpx.get(f"{server}/documents", headers=auth()).json()
+    assert len(docs) == 7 and all("source_uri" not in d and "/" not in d["file"] for d in docs)
+
+
+def test_ids_out_of_range_are_not_found(server: str) -> None:
+    big = httpx.get(f"{server}/answers/99999999999999999999", headers=auth())
+    assert big.status_code == 404 and big.json()["error"]["code"] == "not_found"
+    assert httpx.get(f"{server}/answers/-1", headers=auth()).status_code == 404
+
+
+def test_wrong_tokens_are_rate_limited_and_forwarded_addresses_are_not_believed(server: str) -> None:
+    codes = []
+    for i in range(12):
+        r = httpx.get(
+            f"{server}/documents", headers={"Authorization": "Bearer wrong", "X-Forwarded-For": f"10.0.0.{i}"}
+        )
+        codes.append(r.status_code)
+    assert codes[0] == 401 and 429 in codes  # failures cost 5 each: the burst of 10 is gone after two
+    limited = httpx.get(f"{server}/documents", headers=auth(**{"X-Forwarded-For": "10.9.9.9"}))
+    assert limited.status_code == 429 and int(limited.headers["Retry-After"]) >= 1
+
+
+def test_the_log_never_prints_escape_sequences(tmp_path: Path) -> None:
+    assert printable("what \x1b[2J\x1b]0;pwned\x07 is it?") == "what \ufffd[2J\ufffd]0;pwned\ufffd is it?"
+    result = CliRunner().invoke(app, ["log", "--index", str(tmp_path)])
+    assert result.exit_code == 0
+
+
+def test_token_whitespace_is_removed() -> None:
+    assert ServeSettings(token="  abc \n").token == "abc"
+    assert ServeSettings(token="   ").token is None
