@@ -25,6 +25,11 @@ DIRECT = {
     "number": {"en": "The figure is {}.", "vi": "Con số là {}."},
 }
 """Templates of the direct answer, per question type and language."""
+CONFLICT = {
+    "en": ("The sources give different figures: one provision states {}.", "Another states {}."),
+    "vi": ("Các tài liệu nêu số liệu khác nhau: một điều khoản nêu {}.", "Điều khoản khác nêu {}."),
+}
+"""The two sentences stating conflicting figures, each cited to its own span."""
 _FALLBACK = {"number": ["amount", "duration", "number"], "amount": ["amount"], "duration": ["duration"]}
 """Answer types looked for, in order, per question type ("bao nhiêu" asks for an amount as often as a count)."""
 
@@ -35,7 +40,12 @@ _INSTRUCTION = re.compile(
     r"^\s*(?:question|answer|user|assistant)\s*:|\[F\d+\]|"
     r"b[ỏo] qua (?:m[ọo]i |t[ấa]t c[ảa] )?(?:c[áa]c )?(?:h[ưu][ớo]ng d[ẫa]n|ch[ỉi] d[ẫa]n)|"
     r"\b(?:tr[ợo] l[ýy]|m[ôo] h[ìi]nh ng[ôo]n ng[ữu]|chatbot)\b.{0,40}\b(?:ph[ảa]i|h[ãa]y|tr[ảa] l[ờo]i)\b|"
-    r"^\s*(?:h[ệe] th[ốo]ng|c[âa]u h[ỏo]i|tr[ảa] l[ờo]i)\s*:",
+    r"^\s*(?:h[ệe] th[ốo]ng|c[âa]u h[ỏo]i|tr[ảa] l[ờo]i)\s*:|"
+    r"\[\s*system\b[^\]]*\]|system (?:override|prompt)|developer mode|hidden (?:system )?prompt|"
+    r"\bif you are an? (?:ai|language model|assistant|chatbot)\b|"
+    r"l[ờo]i nh[ắa]c h[ệe] th[ốo]ng|ch[ỉi] d[ẫa]n tr[ưu][ớo]c|h[ưu][ớo]ng d[ẫa]n n[ộo]i b[ộo] cho h[ệe] th[ốo]ng|"
+    r"n[ếe]u b[ạa]n l[àa] (?:m[ộo]t )?(?:m[ôo] h[ìi]nh|tr[ợo] l[ýy]|ai\b)|m[ôo] h[ìi]nh ai|"
+    r"\[\s*(?:source|ngu[ồo]n|reference|tr[íi]ch d[ẫa]n)\s*:|\[[A-ZĐ]{3,}-\d+\]",
     re.I | re.M,
 )
 """Sentences that address the reader's assistant rather than state a rule: data, never an answer."""
@@ -53,8 +63,40 @@ def _rank(question: str, value: str) -> tuple[int, int]:
     return (0 if asked & units else 1, 0 if any(ch.isdigit() for ch in value) else 1)
 
 
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _figures(text: str) -> set[str]:
+    return set(_DIGITS.findall(text))
+
+
+_EXCEPTION = re.compile(r"\b(?:except|unless|other than|save where)\b|tr[ừu] tr[ưu][ờo]ng h[ợo]p|ngo[ạa]i tr[ừu]", re.I)
+
+
+def _same_statement(a: _Candidate, b: _Candidate, value_a: str, value_b: str) -> bool:
+    """Two sentences saying the same thing but for their figures ("within 14 days" / "within 30 days"); a rule
+    and its stated exception ("..., except as provided in paragraph 2") are not a conflict."""
+    if _EXCEPTION.search(a.text) or _EXCEPTION.search(b.text):
+        return False
+    return _jaccard(a.text.replace(value_a, " "), b.text.replace(value_b, " ")) >= 0.35
+
+
 def addresses_the_assistant(sentence: str) -> bool:
     return bool(_INSTRUCTION.search(sentence))
+
+
+def tainted_lines(text: str) -> list[tuple[int, int]]:
+    """Spans of ``text`` that address the reader's assistant (planted instructions, fake system lines,
+    self-declared sources): from the start of the sentence holding such words to the end of its line. No
+    quote may touch them."""
+    starts = [s for s, _ in sentence_spans(text)]
+    out = []
+    for m in _INSTRUCTION.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        sentence_start = max((s for s in starts if s <= m.start()), default=0)
+        end = text.find("\n", m.end())
+        out.append((max(line_start, sentence_start), len(text) if end < 0 else end))
+    return out
 
 
 def list_end(text: str, end: int, limit: int = 1200) -> int:
@@ -67,7 +109,11 @@ def list_end(text: str, end: int, limit: int = 1200) -> int:
         lines = lines[1:]
     taken = 0
     for line in lines:
-        if not line.strip() or re.match(r"\s*(?:\d+\.\s|Điều\s|Article\s|Section\s|\d+(?:\.\d+)+\s)", line):
+        if (
+            not line.strip()
+            or addresses_the_assistant(line)
+            or re.match(r"\s*(?:\d+\.\s|Điều\s|Article\s|Section\s|\d+(?:\.\d+)+\s)", line)
+        ):
             break
         taken += len(line) + 1
     return min(len(text), pos + taken) if taken else end
@@ -110,7 +156,13 @@ class ExtractiveGenerator(Generator):
             text, base = f.text, f.evidence.char_start
             first_line_end = text.find("\n")
             prior = 1.0 / (1 + fi * 0.15) * (1.15 if f.evidence.pinned else 1.0)
+            tainted = tainted_lines(text)
             for si, (s, e) in enumerate(sentence_spans(text)):
+                cut = min((a for a, b in tainted if s < b and a < e), default=None)
+                if cut is not None:  # keep what comes before a tainted line, never the line itself
+                    e = len(text[s:cut].rstrip()) + s
+                    if e <= s:
+                        continue
                 sent = text[s:e]
                 if s == 0 and 0 <= first_line_end <= e and len(sent) < 160 and "\n" not in sent:
                     continue  # the provision's heading line ("Điều 9. Thông báo tổn thất")
@@ -131,6 +183,7 @@ class ExtractiveGenerator(Generator):
         top = max((c.relevance for c in cands), default=0.0)
         floor = max(self.min_relevance, self.relative * top)
         cands = [c for c in cands if c.relevance >= floor]
+        pool = sorted((c for c in cands if c.relevance >= 0.6 * top), key=lambda c: -c.relevance)
         chosen: list[_Candidate] = []
         while cands and len(chosen) < self.max_sentences:
             best = max(
@@ -141,35 +194,55 @@ class ExtractiveGenerator(Generator):
                 ),
             )
             cands.remove(best)
-            if any(_jaccard(best.text, x.text) > 0.8 for x in chosen):
-                continue
+            if any(_jaccard(best.text, x.text) > 0.8 and _figures(best.text) == _figures(x.text) for x in chosen):
+                continue  # a repeat; the same sentence with other figures is kept (the sources conflict)
             chosen.append(best)
         if not chosen:
             return Draft([], self.name, refused=True)
-        direct = self.direct_answer(question, chosen, lang)
+        direct = self.direct_answer(question, chosen, lang, pool)
+        quoted = {(c.start, c.end) for c in chosen}
+        for sentence in direct:  # a conflicting figure's own sentence is quoted too
+            for c in pool:
+                if sentence.quote_span and c.start <= sentence.quote_span[0] < c.end and (c.start, c.end) not in quoted:
+                    chosen.append(c)
+                    quoted.add((c.start, c.end))
         chosen.sort(key=lambda c: c.order)  # grouped by provision, in reading order
         sentences = [
             DraftSentence(" ".join(c.text.split()), [c.fragment.ref], quote_span=(c.start, c.end)) for c in chosen
         ]
-        return Draft([direct, *sentences] if direct else sentences, self.name)
+        return Draft([*direct, *sentences], self.name)
 
-    def direct_answer(self, question: str, chosen: list[_Candidate], lang: str) -> DraftSentence | None:
+    def direct_answer(
+        self, question: str, chosen: list[_Candidate], lang: str, pool: list[_Candidate] | None = None
+    ) -> list[DraftSentence]:
         """A short statement of the duration, amount or figure that the most relevant chosen sentence holding
-        one states, cited to the exact span it was taken from."""
-        qtype = question_type(question)
-        kinds = _FALLBACK.get(qtype, [])
-        for best in chosen:
-            for kind in kinds:
-                spans = sorted(answer_spans(kind, best.text), key=lambda sp: _rank(question, best.text[sp[0] : sp[1]]))
-                if not spans:
-                    continue
+        one states, cited to the exact span it was taken from. When two chosen sentences say the same thing
+        with different figures, both figures are stated, each cited, and the conflict is named."""
+        found = [v for v in (self._value(question, c) for c in chosen) if v is not None]
+        if not found:
+            return []
+        kind, value, best, start = found[0]
+        rivals = [v for v in (self._value(question, c) for c in (pool or []) if c is not best) if v is not None]
+        for other_kind, other, cand, other_start in [*found[1:], *rivals]:
+            if other_kind == kind and other != value and _same_statement(best, cand, value, other):
+                first, second = CONFLICT[lang if lang in CONFLICT else "en"]
+                return [
+                    DraftSentence(first.format(value), [best.fragment.ref], quote_span=(start, start + len(value))),
+                    DraftSentence(
+                        second.format(other), [cand.fragment.ref], quote_span=(other_start, other_start + len(other))
+                    ),
+                ]
+        template = DIRECT[kind].get(lang, DIRECT[kind]["en"])
+        text = template.format(" ".join(value.split()))
+        return [DraftSentence(text, [best.fragment.ref], quote_span=(start, start + len(value)))]
+
+    def _value(self, question: str, cand: _Candidate) -> tuple[str, str, _Candidate, int] | None:
+        """(answer type, value, sentence, start of the value in Document.text) of the first answer of a type the
+        question asks for that ``cand`` holds, in the unit the question names first."""
+        for kind in _FALLBACK.get(question_type(question), []):
+            spans = sorted(answer_spans(kind, cand.text), key=lambda sp: _rank(question, cand.text[sp[0] : sp[1]]))
+            if spans:
                 a, b = spans[0]
-                value = best.text[a:b].strip()
-                start = best.start + best.text.index(value, a)
-                template = DIRECT[kind].get(lang, DIRECT[kind]["en"])
-                return DraftSentence(
-                    template.format(" ".join(value.split())),
-                    [best.fragment.ref],
-                    quote_span=(start, start + len(value)),
-                )
+                value = cand.text[a:b].strip()
+                return kind, value, cand, cand.start + cand.text.index(value, a)
         return None

@@ -133,7 +133,7 @@ def _widen_amount(text: str, start: int, end: int) -> tuple[int, int]:
     m = re.search(r"[\d.,]*\d\s*$", text[max(0, start - 20) : start])
     if m:
         start = max(0, start - 20) + m.start()
-    m = re.match(r"\s*\d[\d.,]*", text[end:])
+    m = re.match(r"\s*\d(?:[\d.,]*\d)?", text[end:])
     if m:
         end += m.end()
     return start, end
