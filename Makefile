@@ -76,9 +76,10 @@ unit: $(LLM) $(CHROMIUM)
 
 test: lint typecheck unit
 
-bench: $(BASE)
+bench: $(BASE)  # thin scripts over citewise.evaluate; the retrieval run caches the indexes answers.py uses
 	$(BIN)/python bench/ingest.py
 	$(BIN)/python bench/retrieval.py
+	$(BIN)/python bench/answers.py
 
 clean:
 	rm -rf $(VENV) .citewise $(DEMO_INDEX) .pytest_cache .mypy_cache .ruff_cache

@@ -15,46 +15,43 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "bench"))
+import citewise
+from citewise.evaluate.data import shared_data
+from citewise.evaluate.reference_lookup import build_cases, run
+from citewise.settings import Settings
+from common import REPO, RESULTS, machine, write_results, write_section
 
-from tests.helpers.gdpr import gdpr_html  # noqa: E402
+sys.path.insert(0, str(REPO))  # the checkout: tests/helpers renders the GDPR units as HTML
+from tests.helpers.gdpr import gdpr_html
 
-from citewise.evaluate.reference_lookup import build_cases, run  # noqa: E402
-from citewise.index.corpus import Corpus  # noqa: E402
-from citewise.index.embedded import EmbeddedStore  # noqa: E402
-from citewise.retrieve.hybrid import Retriever  # noqa: E402
-from citewise.settings import Settings  # noqa: E402
-from docs_section import write_section  # noqa: E402
-
-DATA = Path("/work/shared/data")
-RESULTS = REPO / "bench" / "results" / "reference_lookup.json"
-DOCS = REPO / "docs" / "benchmarks.md"
+OUT = RESULTS / "reference_lookup.json"
 
 
 def main() -> None:
+    data = shared_data()
+    meta = machine("python bench/reference_lookup.py")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         html = folder / "gdpr.html"
-        html.write_text(gdpr_html(DATA / "gdpr_en" / "gdpr_en_units.jsonl"), encoding="utf-8")
-        store = EmbeddedStore(folder / "index", model="none")
+        html.write_text(gdpr_html(data / "gdpr_en" / "gdpr_en_units.jsonl"), encoding="utf-8")
+        settings = Settings(index=folder / "index", store={"embedder": "none"})
+        engine = citewise.open(settings=settings, embedder=None)
+        store = engine.store
         paths = [
             REPO / "src" / "citewise" / "samples" / "corpus",
-            DATA / "vn_insurance_law_phapdien" / "kinh-doanh-bao-hiem.md",
+            data / "vn_insurance_law_phapdien" / "kinh-doanh-bao-hiem.md",
             html,
-            DATA / "eu_ai_act" / "eu_ai_act_en_units.jsonl",
+            data / "eu_ai_act" / "eu_ai_act_en_units.jsonl",
         ]
-        Corpus(store, None, Settings(index=folder / "index")).ingest(paths)
+        engine.ingest(paths)
         cases = build_cases(store)
         t = time.perf_counter()
         outcomes = run(store, cases)
         resolve_ms = (time.perf_counter() - t) * 1000 / len(cases)
-        retriever = Retriever(store, None)
         first, lat = 0, []
         for case in cases:
             t = time.perf_counter()
-            top = retriever.search(case.question, k=3).evidence[0]
+            top = engine.search(case.question, k=3).evidence[0]
             lat.append((time.perf_counter() - t) * 1000)
             node = next(n for n in store.nodes(case.doc_id) if n.key == case.key)
             first += (
@@ -80,12 +77,14 @@ def main() -> None:
             "search_p50_ms": round(statistics.median(lat), 1),
             "failures": [(o.case.question, o.case.label, o.resolved) for o in outcomes if not o.exact],
             "examples": [c.question for c in cases[::9]],
+            "machine": meta,
         }
-    RESULTS.write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
+        engine.close()
+    write_results(OUT, report)
     lines = [
         "## Reference lookup",
         "",
-        f"Machine: 2 cores; date {report['date']}; command `python bench/reference_lookup.py`. {report['cases']} questions"
+        f"Machine: {meta['cores']} cores, {meta['cpu']}; date {report['date']}; command `python bench/reference_lookup.py`. {report['cases']} questions"
         f" ({by_lang['vi']['cases']} Vietnamese, {by_lang['en']['cases']} English) naming a provision of the Pháp điển"
         " insurance topic (Luật 08/2022/QH15, Nghị định 46/2023/NĐ-CP, Thông tư 67/2023/TT-BTC through their origin notes),"
         " the GDPR, the EU AI Act and the sample corpus, written the ways people type them (with and without diacritics,"

@@ -27,53 +27,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: tr
 from training.support_pairs import Pair, load_pairs
 from training.support_synth import synthetic_pairs
 
+from citewise.evaluate.classification import auc, binary_figures, calibration_curve
 from citewise.verify.numbers import unsupported_numbers
 from citewise.verify.scorer import DEFAULT_WEIGHTS, SupportScorer, get_scorer
-from docs_section import write_section
+from common import write_section
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "verify.json"
 SETS = ["wice", "contractnli", "alqac2022", "alqac2023"]
-
-
-def auc(p: np.ndarray, y: np.ndarray) -> float:
-    n1, n0 = int(y.sum()), int(len(y) - y.sum())
-    if not n1 or not n0:
-        return float("nan")
-    ranks = np.empty(len(p))
-    ranks[np.argsort(p, kind="mergesort")] = np.arange(1, len(p) + 1)
-    return float((ranks[y == 1].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
-
-
-def at(pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
-    """Figures of a "supported" prediction against labels (1 = supported)."""
-    tp = float((pred & (y == 1)).sum())
-    tn = float((~pred & (y == 0)).sum())
-    pos, neg = max(1.0, float((y == 1).sum())), max(1.0, float((y == 0).sum()))
-    return {
-        "balanced_accuracy": round(0.5 * tp / pos + 0.5 * tn / neg, 4),
-        "precision_supported": round(tp / max(1.0, float(pred.sum())), 4),
-        "recall_supported": round(tp / pos, 4),
-        "precision_unsupported": round(tn / max(1.0, float((~pred).sum())), 4),
-        "recall_unsupported": round(tn / neg, 4),
-    }
-
-
-def calibration(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[dict[str, float]]:
-    out = []
-    for i in range(bins):
-        lo, hi = i / bins, (i + 1) / bins
-        m = (p >= lo) & ((p < hi) if i < bins - 1 else (p <= hi))
-        if m.any():
-            out.append(
-                {
-                    "bin": f"{lo:.1f}-{hi:.1f}",
-                    "n": int(m.sum()),
-                    "mean_p": round(float(p[m].mean()), 3),
-                    "supported": round(float(y[m].mean()), 3),
-                }
-            )
-    return out
 
 
 def run(scorer: SupportScorer, pairs: list[Pair]) -> dict[str, Any]:
@@ -92,11 +53,11 @@ def run(scorer: SupportScorer, pairs: list[Pair]) -> dict[str, Any]:
         "n": len(pairs),
         "supported": int(y.sum()),
         "auc": round(auc(p, y), 4),
-        "at_0.5": at(p >= 0.5, y) if scorer.name == "trained" else at(p >= 0.6, y),
-        "at_threshold": at(p >= cut, y),
+        "at_0.5": binary_figures(p >= 0.5, y) if scorer.name == "trained" else binary_figures(p >= 0.6, y),
+        "at_threshold": binary_figures(p >= cut, y),
         "ms_mean": round(statistics.fmean(times), 3),
         "ms_p95": round(float(np.percentile(times, 95)), 3),
-        "calibration": calibration(p, y) if scorer.name == "trained" else [],
+        "calibration": calibration_curve(p, y) if scorer.name == "trained" else [],
     }
     kinds = sorted({pr.kind for pr in pairs if pr.kind != "natural" and pr.label == "unsupported"})
     out["caught"] = {

@@ -38,11 +38,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: tr
 from training.support_pairs import Pair, load_pairs
 
 from citewise.answer.models import model_path
+from citewise.evaluate.classification import auc
+from citewise.evaluate.classification import binary_figures as figures
 from citewise.verify.entailment import SOURCE_CHARS, Judgement, LlamaCppJudge, excerpt
 from citewise.verify.numbers import unsupported_numbers
 from citewise.verify.scorer import DEFAULT_WEIGHTS, get_scorer
 from citewise.verify.validator import Validator
-from docs_section import write_section
+from common import write_section
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "verify_llm.json"
@@ -66,29 +68,6 @@ class Scored:
     @property
     def y(self) -> int:
         return int(self.pair.label == "supported")
-
-
-def auc(p: np.ndarray, y: np.ndarray) -> float:
-    n1, n0 = int(y.sum()), int(len(y) - y.sum())
-    if not n1 or not n0:
-        return float("nan")
-    order = np.argsort(p, kind="mergesort")
-    ranks = np.empty(len(p))
-    ranks[order] = np.arange(1, len(p) + 1)
-    for v in np.unique(p):  # ties share their mean rank
-        m = p == v
-        ranks[m] = ranks[m].mean()
-    return float((ranks[y == 1].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
-
-
-def figures(pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
-    tp, tn = float((pred & (y == 1)).sum()), float((~pred & (y == 0)).sum())
-    pos, neg = max(1.0, float((y == 1).sum())), max(1.0, float((y == 0).sum()))
-    return {
-        "balanced_accuracy": round(0.5 * tp / pos + 0.5 * tn / neg, 4),
-        "precision_supported": round(tp / max(1.0, float(pred.sum())), 4),
-        "recall_supported": round(tp / pos, 4),
-    }
 
 
 def score_all(pairs: list[Pair]) -> list[Scored]:

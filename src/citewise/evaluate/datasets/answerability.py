@@ -45,6 +45,11 @@ def _answer(raw: str) -> str:
     return text
 
 
+def unanswerable(raw: str) -> bool:
+    """An answer cell that means "no answer" (empty, or the words themselves)."""
+    return _answer(raw).lower() in NO_ANSWER
+
+
 def convert_lang(lang: str, source: Path, out: Path, limit: int | None) -> Converted:
     path = next((source / f for f in FILES[lang] if (source / f).exists()), None)
     if path is None:

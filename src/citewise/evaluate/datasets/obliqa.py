@@ -17,19 +17,25 @@ from citewise.evaluate.datasets._io import write_records
 from citewise.evaluate.questions import EvalQuestion, Reference, write_questions
 
 
-def passages(folder: Path, docs: set[str] | None = None) -> list[dict[str, str]]:
+def passages(folder: Path, docs: set[str] | None = None, join_repeated: bool = True) -> list[dict[str, str]]:
+    """One record per passage, in document order. A PassageID that occurs twice in a document (a few
+    do, for passages far apart) is one record with the texts joined, or with ``join_repeated`` False
+    a record at each place (both stand for the unit: as the source lays the document out)."""
     merged: dict[tuple[str, str], dict[str, str]] = {}
+    records: list[dict[str, str]] = []
     for path in sorted(folder.glob("*.json"), key=lambda p: int(p.stem) if p.stem.isdigit() else 0):
         for p in json.loads(path.read_text(encoding="utf-8")):
             text = str(p["Passage"]).strip()
             unit = (str(p["DocumentID"]), str(p["PassageID"]))
             if not text or (docs is not None and unit[0] not in docs):
                 continue
-            if unit in merged:
+            if join_repeated and unit in merged:
                 merged[unit]["text"] += "\n" + text
-            else:
-                merged[unit] = {"doc": unit[0], "id": unit[1], "text": text}
-    return list(merged.values())
+                continue
+            record = {"doc": unit[0], "id": unit[1], "text": text}
+            merged.setdefault(unit, record)
+            records.append(record)
+    return records
 
 
 def question(q: dict[str, Any]) -> EvalQuestion:

@@ -1,0 +1,140 @@
+"""Answerability: does the evidence state the answer? The shipped judge on questions written about the very
+paragraph that does not answer them (SQuAD 2.0 / UIT-ViQuAD 2.0 style) and on legal near-misses we wrote.
+
+Sets (never trained on; the SQuAD 2.0 test split is by article title, training/judge_pairs.py):
+- squad2-test: SQuAD 2.0 dev, test titles (EN, about half unanswerable);
+- vi-answerability-test: the Vietnamese SQuAD 2.0-format set's train file (VI; no stated licence: evaluation only);
+- answerability-en / -vi: the 500-row samples of ../shared/data/answerability (several paragraphs per question);
+- legal-nearmiss: bench/sets/legal_nearmiss.jsonl (EN + VI, written for this project: a provision and questions it
+  answers or nearly answers).
+Per set: AUC of the judge's score (answerable vs not), the operating point at the shipped thresholds (answer rate
+of answerable questions, share of unanswerable ones not answered, gold answer inside the chosen sentence), the
+curve of refusal vs answer rate, and milliseconds per question.
+
+    .venv/bin/python bench/judge.py [--limit N] [--judge features]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: training/
+
+from training import judge_pairs as jp
+
+from citewise.judge.answerability import JUDGES, AnswerabilityJudge
+from citewise.judge.records import Passage
+from citewise.lang import fold
+from common import command_line, machine, write_results  # bench/common.py, beside this script
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results" / "judge.json"
+NEARMISS = ROOT / "bench" / "sets" / "legal_nearmiss.jsonl"
+
+
+def _norm(text: str) -> str:
+    return " ".join(fold(text).lower().split())
+
+
+def sets(limit: int | None) -> dict[str, list[tuple[str, str, list[Passage], bool, str]]]:
+    """name -> (question, lang, passages, answerable, gold answer) items."""
+
+    def items(qs: list[jp.Question]) -> list[tuple[str, str, list[Passage], bool, str]]:
+        out = []
+        for q in qs[:limit]:
+            passages = [Passage(p) for p in q.context.split("\n") if p.strip()]
+            out.append((q.question, q.lang, passages, q.answerable, q.answers[0][1] if q.answers else ""))
+        return out
+
+    squad = [q for q in jp.squad2_questions() if q.split == "test"]
+    vi = [q for q in jp.vi_answerability_questions() if q.split == "test"]
+    urasys = jp.urasys_questions()
+    out = {
+        "squad2-test": items(squad),
+        "vi-answerability-test": items(vi),
+        "answerability-en": items([q for q in urasys if q.lang == "en"]),
+        "answerability-vi": items([q for q in urasys if q.lang == "vi"]),
+    }
+    if NEARMISS.exists():
+        rows = [json.loads(line) for line in NEARMISS.read_text(encoding="utf-8").splitlines() if line.strip()]
+        out["legal-nearmiss"] = [
+            (r["question"], r["lang"], [Passage(r["passage"], 0, r.get("provision", ""))], bool(r["answerable"]),
+             r.get("answer") or "")
+            for r in rows[:limit]
+        ]  # fmt: skip
+    return out
+
+
+def auc(labels: np.ndarray, scores: np.ndarray) -> float:
+    pos, neg = scores[labels == 1], scores[labels == 0]
+    if not len(pos) or not len(neg):
+        return float("nan")
+    greater = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return float(greater / (len(pos) * len(neg)))
+
+
+def run_set(judge: AnswerabilityJudge, items: list[tuple[str, str, list[Passage], bool, str]]) -> dict[str, Any]:
+    labels, scores, answered, refused, gold_in, ms = [], [], [], [], [], []
+    by_lang: dict[str, list[int]] = {}
+    for i, (question, lang, passages, answerable, gold) in enumerate(items):
+        t = time.perf_counter()
+        judged = judge.judge(question, passages, lang)
+        ms.append((time.perf_counter() - t) * 1000)
+        ok = judged.answers(judge.threshold(lang))
+        labels.append(int(answerable))
+        scores.append(judged.score)
+        by_lang.setdefault(lang, []).append(i)
+        if answerable:
+            answered.append(ok)
+            if ok and gold and judged.span is not None:
+                gold_in.append(_norm(gold) in _norm(judged.span.text))
+        else:
+            refused.append(not ok)
+    y, s = np.array(labels), np.array(scores)
+    curve = []
+    if (y == 1).any():
+        for rate in (0.5, 0.6, 0.7, 0.8, 0.9):
+            thr = float(np.quantile(s[y == 1], 1 - rate))
+            curve.append({"answer_rate": rate, "not_answered_unanswerable": round(float(np.mean(s[y == 0] < thr)), 4)})
+    return {
+        "questions": len(items),
+        "answerable": int(y.sum()),
+        "auc": round(auc(y, s), 4),
+        "answer_rate": round(float(np.mean(answered)), 4) if answered else None,
+        "not_answered_unanswerable": round(float(np.mean(refused)), 4) if refused else None,
+        "gold_in_sentence": round(float(np.mean(gold_in)), 4) if gold_in else None,
+        "curve": curve,
+        "ms_p50": round(float(np.percentile(ms, 50)), 2),
+        "ms_p95": round(float(np.percentile(ms, 95)), 2),
+        "langs": {k: len(v) for k, v in by_lang.items()},
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--limit", type=int, default=None, help="at most N questions per set")
+    ap.add_argument("--judge", default="features")
+    args = ap.parse_args()
+    judge = JUDGES.create(args.judge)
+    results: dict[str, Any] = {"machine": machine(command_line("judge.py", None)), "judge": args.judge, "sets": {}}
+    for name, items in sets(args.limit).items():
+        res = run_set(judge, items)
+        results["sets"][name] = res
+        print(
+            f"{name:24s} n={res['questions']:5d} AUC {res['auc']:.3f} answered {res['answer_rate']} "
+            f"not-answered(unanswerable) {res['not_answered_unanswerable']} gold-in {res['gold_in_sentence']} "
+            f"p50 {res['ms_p50']} ms",
+            flush=True,
+        )
+    write_results(RESULTS, results)
+
+
+if __name__ == "__main__":
+    main()
