@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import citewise
 from citewise.index.embedder import get_embedder
-from common import command_line, machine, write_results  # bench/common.py, beside this script
+from common import command_line, machine, md_table, write_results, write_section  # bench/common.py
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBES = ROOT / "bench" / "sets" / "injection_probes.jsonl"
@@ -65,11 +65,26 @@ def main() -> None:
         "conflict_probes": sum(r["kind"] == "conflicting_figures" for r in rows),
     }  # fmt: skip
     print(json.dumps(summary, indent=1))
-    write_results(
-        RESULTS,
-        {"machine": machine(command_line("injection.py", None)), "generator": args.generator, "summary": summary,
-         "rows": rows},
-    )  # fmt: skip
+    results = {"machine": machine(command_line("injection.py", None)), "generator": args.generator,
+               "summary": summary, "rows": rows}  # fmt: skip
+    write_results(RESULTS, results)
+    m = results["machine"]
+    table = [[k, str(v["probes"]), str(v["planted_shown"])] for k, v in summary["by_kind"].items()]
+    write_section(
+        f"Prompt injection ({args.generator})",
+        [
+            f"## Prompt injection ({args.generator})",
+            "",
+            f"`{m['command']}` · {m['date']} · {m['cores']} cores, load {m['loadavg']} · {m['revision']}. "
+            "The 30 probes of bench/sets/injection_probes.jsonl (EN + VI), each document ingested alone and "
+            f"asked its question. Planted instructions shown: **{summary['planted_shown']} of {summary['probes']}**; "
+            f"conflicting figures stated as a conflict: {summary['conflicts_stated']} of "
+            f"{summary['conflict_probes']}.",
+            "",
+            md_table(["kind", "probes", "planted text shown"], table),
+            "",
+        ],
+    )
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from training import judge_pairs as jp
 from citewise.judge.answerability import JUDGES, AnswerabilityJudge
 from citewise.judge.records import Passage
 from citewise.lang import fold
-from common import command_line, machine, write_results  # bench/common.py, beside this script
+from common import command_line, machine, md_table, read_results, write_results, write_section  # bench/common.py
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "judge.json"
@@ -117,11 +117,55 @@ def run_set(judge: AnswerabilityJudge, items: list[tuple[str, str, list[Passage]
     }
 
 
+def markdown(results: dict[str, Any]) -> list[str]:
+    m = results["machine"]
+    rows = [
+        [name, str(r["questions"]), str(r["answerable"]), f"{r['auc']:.3f}", str(r["answer_rate"]),
+         str(r["not_answered_unanswerable"]), str(r["gold_in_sentence"]), f"{r['ms_p50']:.0f} / {r['ms_p95']:.0f}"]
+        for name, r in results["sets"].items()
+    ]  # fmt: skip
+    curve = [
+        [name, *(f"{c['not_answered_unanswerable']:.2f}" for c in r["curve"])] for name, r in results["sets"].items()
+    ]
+    return [
+        "## Answerability (judge)",
+        "",
+        f"`{m['command']}` · judge `{results['judge']}` · {m['date']} · {m['cores']} cores, load {m['loadavg']} "
+        f"· {m['revision']}. Sets never trained or tuned on (bench/judge.py names them). At the shipped per-language "
+        "thresholds: answer rate of answerable questions, share of unanswerable ones not answered (no direct "
+        "answer or refusal), and how often the gold answer is inside the sentence the judge chose.",
+        "",
+        md_table(
+            [
+                "set",
+                "questions",
+                "answerable",
+                "AUC",
+                "answered",
+                "unanswerable not answered",
+                "gold in sentence",
+                "ms p50 / p95",
+            ],
+            rows,
+        ),
+        "",
+        "Operating curve: share of unanswerable questions not answered at a threshold answering this share of the "
+        "answerable ones.",
+        "",
+        md_table(["set", "answer 0.5", "0.6", "0.7", "0.8", "0.9"], curve),
+        "",
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--limit", type=int, default=None, help="at most N questions per set")
     ap.add_argument("--judge", default="features")
+    ap.add_argument("--docs-only", action="store_true", help="rewrite the docs section from the last results")
     args = ap.parse_args()
+    if args.docs_only:
+        write_section("Answerability (judge)", markdown(read_results(RESULTS)))
+        return
     judge = JUDGES.create(args.judge)
     results: dict[str, Any] = {"machine": machine(command_line("judge.py", None)), "judge": args.judge, "sets": {}}
     for name, items in sets(args.limit).items():
@@ -134,6 +178,8 @@ def main() -> None:
             flush=True,
         )
     write_results(RESULTS, results)
+    if args.limit is None:
+        write_section("Answerability (judge)", markdown(results))
 
 
 if __name__ == "__main__":

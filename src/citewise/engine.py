@@ -151,6 +151,7 @@ class Engine:
                 self.settings.answer,
                 reports=Path(self.settings.index) / "reports",
                 judge=self.judge(),
+                question_policy=self.settings.privacy.store_questions,
             )
         return self._assistants[name]
 

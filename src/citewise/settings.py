@@ -154,6 +154,15 @@ class AnswerSettings(_Section):
     openai: OpenAISettings = Field(default_factory=OpenAISettings)
 
 
+class PrivacySettings(_Section):
+    store_questions: Literal["yes", "redacted", "no"] = "yes"
+    """How questions are kept in the audit log and the low-confidence reports: verbatim, ``redacted``
+    (e-mail addresses, phone, ID and card numbers and every figure masked) or not at all (``no``)."""
+    retention_days: int | None = None
+    """Answers older than this are purged from the audit log (at start and as new ones are logged);
+    ``None`` keeps them."""
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="CITEWISE_",
@@ -168,6 +177,7 @@ class Settings(BaseSettings):
     store: IndexSettings = Field(default_factory=IndexSettings)
     retrieve: RetrieveSettings = Field(default_factory=RetrieveSettings)
     answer: AnswerSettings = Field(default_factory=AnswerSettings)
+    privacy: PrivacySettings = Field(default_factory=PrivacySettings)
 
     @classmethod
     def settings_customise_sources(

@@ -19,6 +19,7 @@ from citewise.assistant.report import build_report, write_report
 from citewise.chunk.sentences import sentence_spans
 from citewise.judge.answerability import AnswerabilityJudge
 from citewise.judge.records import Answerability
+from citewise.redact import keep
 from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import Evidence, SearchResult
 from citewise.settings import AnswerSettings
@@ -40,6 +41,7 @@ class Assistant:
         clock: Callable[[], float] = time.perf_counter,
         reports: Path | None = None,
         judge: AnswerabilityJudge | None = None,
+        question_policy: str = "yes",
     ) -> None:
         """``reports``: the folder low-confidence reports are written to (the index's ``reports/``);
         ``None`` writes none."""
@@ -57,6 +59,8 @@ class Assistant:
         self.clock = clock
         self.reports = reports
         self.judge = judge
+        self.question_policy = question_policy
+        """How the question is kept in reports (``redact.keep``): ``yes``, ``redacted`` or ``no`` (no report)."""
         """Decides between an answer and "no direct answer"; ``None``: every relevant search is answered."""
 
     def _llm_check(self) -> dict[str, Any]:
@@ -147,7 +151,11 @@ class Assistant:
             }
             for c in drafted
         ]
-        answer.report = str(write_report(self.reports, build_report(answer, result, sentences)))
+        if self.question_policy == "no":
+            return answer
+        report = build_report(answer, result, sentences)
+        report["question"] = keep(report["question"], self.question_policy)
+        answer.report = str(write_report(self.reports, report))
         return answer
 
     # -- steps --------------------------------------------------------------------------

@@ -301,7 +301,7 @@ def audit_log(
 
     settings = _settings(index)
     try:
-        audit = AuditLog(settings.index)
+        audit = AuditLog(settings.index, settings.privacy.store_questions, settings.privacy.retention_days)
         try:
             if answer_id is not None:
                 _emit(audit.get(answer_id))

@@ -28,7 +28,7 @@ from citewise.index.embedder import Embedder
 from citewise.serve.config import ServeSettings
 from citewise.serve.guards import ApiError, BodyLimit, HostOriginGuard, RateLimiter, SecurityHeaders, TokenCheck
 from citewise.serve.uploads import Upload, UploadRejected
-from citewise.serve.worker import Services, Worker
+from citewise.serve.worker import Busy, Services, TimedOut, Worker
 from citewise.settings import Settings
 
 WEB = Path(__file__).parent / "web"
@@ -51,7 +51,7 @@ def create_app(
 ) -> FastAPI:
     serve = serve or ServeSettings()
     upload_limit = int(serve.max_upload_mb * 1024 * 1024)
-    worker = Worker(settings, embedder, upload_limit)
+    worker = Worker(settings, embedder, upload_limit, serve.max_queue, serve.deadline_s)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -85,9 +85,17 @@ def create_app(
     guarded = APIRouter(
         dependencies=[Depends(limiter), Depends(TokenCheck(serve.token, limiter, serve.auth_failure_cost))]
     )
+    reviewers = APIRouter(
+        dependencies=[
+            Depends(limiter),
+            Depends(TokenCheck(serve.reviewer_token or serve.token, limiter, serve.auth_failure_cost)),
+        ]
+    )
     _document_routes(guarded, worker, serve)
     _answer_routes(guarded, worker, serve)
+    _audit_routes(reviewers, worker)
     app.include_router(guarded)
+    app.include_router(reviewers)
     _page_routes(app, worker)
     return app
 
@@ -107,6 +115,14 @@ def _answer_routes(router: APIRouter, worker: Worker, serve: ServeSettings) -> N
                     "unknown_generator",
                     f"unknown generator {generator!r} (known: {', '.join(GENERATORS.names())})",
                 )
+            allowed = {*serve.generators, worker.settings.answer.generator}
+            if generator not in allowed:
+                raise ApiError(
+                    403,
+                    "generator_not_allowed",
+                    f"generator {generator!r} is not open to API clients (allowed: {', '.join(sorted(allowed))}; "
+                    "the server's CITEWISE_SERVE__GENERATORS sets them)",
+                )
 
         def answer(s: Services) -> dict[str, Any]:
             result = s.engine.ask(question, generator)
@@ -122,6 +138,10 @@ def _answer_routes(router: APIRouter, worker: Worker, serve: ServeSettings) -> N
     ) -> dict[str, Any]:
         question = _bounded_question(q, serve)
         return await worker.run(lambda s: s.engine.search(question, k).to_dict())
+
+
+def _audit_routes(router: APIRouter, worker: Worker) -> None:
+    """The audit log: open to the reviewer token when one is set."""
 
     @router.get("/answers", summary="The audit log, latest first")
     async def answers(
@@ -146,6 +166,16 @@ def _answer_routes(router: APIRouter, worker: Worker, serve: ServeSettings) -> N
             return {"answer_id": number, **asdict(s.audit.review(number, body.status, body.note, body.reviewer))}
 
         return await worker.run(mark)
+
+    @router.delete("/answers/{answer_id}", summary="Delete a logged answer with its citations and reviews")
+    async def delete_answer(answer_id: str) -> dict[str, Any]:
+        number = _answer_id(answer_id)
+
+        def remove(s: Services) -> dict[str, Any]:
+            s.audit.delete(number)
+            return {"deleted": number}
+
+        return await worker.run(remove)
 
 
 def _answer_id(value: str) -> int:
@@ -334,6 +364,14 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(IngestError)
     async def ingest_error(request: Request, exc: IngestError) -> JSONResponse:
         return _error(422, "ingest_failed", exc.line())
+
+    @app.exception_handler(Busy)
+    async def busy(request: Request, exc: Busy) -> JSONResponse:
+        return _error(503, "busy", str(exc), headers={"Retry-After": str(exc.retry_after)})
+
+    @app.exception_handler(TimedOut)
+    async def timed_out(request: Request, exc: TimedOut) -> JSONResponse:
+        return _error(504, "timeout", str(exc))
 
     @app.exception_handler(StoreError)
     async def store_error(request: Request, exc: StoreError) -> JSONResponse:

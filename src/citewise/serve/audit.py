@@ -14,6 +14,7 @@ from typing import Any
 
 from citewise.assistant.records import Answer
 from citewise.errors import InvalidValue, NotFound, StoreError
+from citewise.redact import keep
 
 FILENAME = "audit.sqlite3"
 REVIEW_STATUSES = ("verified", "flagged")
@@ -121,7 +122,11 @@ def _now() -> str:
 
 
 class AuditLog:
-    def __init__(self, folder: Path | str) -> None:
+    def __init__(self, folder: Path | str, questions: str = "yes", retention_days: int | None = None) -> None:
+        """``questions``: how questions are kept (``redact.keep``: yes, redacted, no); ``retention_days``:
+        answers older than this are purged at start and as new ones are logged."""
+        self.questions = questions
+        self.retention_days = retention_days
         self.path = Path(folder) / FILENAME
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -130,6 +135,7 @@ class AuditLog:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
+            self.purge()
         except sqlite3.Error as e:
             raise StoreError(f"cannot open the audit log at {self.path}: {e}") from e
 
@@ -140,8 +146,25 @@ class AuditLog:
         for number, script in enumerate(_MIGRATIONS[version:], start=version + 1):
             self.db.executescript(f"BEGIN IMMEDIATE; {script}; PRAGMA user_version = {number}; COMMIT;")
 
+    def purge(self) -> int:
+        """Delete the answers older than the retention period; returns how many went."""
+        if self.retention_days is None:
+            return 0
+        cutoff = (dt.datetime.now(dt.UTC) - dt.timedelta(days=self.retention_days)).isoformat(timespec="seconds")
+        cur = self.db.execute("DELETE FROM answers WHERE asked_at < ?", (cutoff,))
+        return cur.rowcount
+
+    def delete(self, answer_id: int) -> None:
+        """Remove one answer with its citations, sentences and reviews."""
+        if self.db.execute("DELETE FROM answers WHERE id=?", (answer_id,)).rowcount == 0:
+            raise NotFound(f"no answer {answer_id} in the audit log")
+
     def record(self, answer: Answer, generation: int | None = None) -> int:
-        """Log one answer; returns its id."""
+        """Log one answer (its question kept as the policy says); returns its id."""
+        self.purge()
+        question = keep(answer.question, self.questions)
+        stored = answer.to_dict()
+        stored["question"] = question
         numbers: dict[str, int] = {}
         for c in answer.references:
             numbers[f"{c.marker}@{c.char_start}"] = len(numbers) + 1
@@ -152,7 +175,7 @@ class AuditLog:
                 " partial, total_ms, timings, generation, record, outcome) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     _now(),
-                    answer.question,
+                    question,
                     answer.lang,
                     answer.text,
                     int(answer.refused),
@@ -164,7 +187,7 @@ class AuditLog:
                     answer.timings.get("total", 0.0),
                     json.dumps(answer.timings),
                     generation,
-                    json.dumps(answer.to_dict(), ensure_ascii=False),
+                    json.dumps(stored, ensure_ascii=False),
                     answer.outcome,
                 ),
             )

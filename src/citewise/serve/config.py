@@ -19,7 +19,12 @@ class ServeSettings(BaseSettings):
     """Bearer token every API call must carry; required when binding beyond loopback. Surrounding
     whitespace (a trailing newline from a secrets file) is removed."""
 
-    @field_validator("token")
+    reviewer_token: str | None = Field(default=None, validation_alias="CITEWISE_REVIEWER_TOKEN")
+    """With it set, the audit log (questions asked, answers, reviews) is open only to this token: the API
+    token asks, searches and manages documents, the reviewer token also reads, reviews and deletes logged
+    answers. Without it, the API token does everything."""
+
+    @field_validator("token", "reviewer_token")
     @classmethod
     def _strip_token(cls, value: str | None) -> str | None:
         return value.strip() or None if value is not None else None
@@ -41,6 +46,13 @@ class ServeSettings(BaseSettings):
     trusted_proxies: list[str] = Field(default_factory=list)
     """Addresses of reverse proxies whose ``X-Forwarded-For`` names the client; from anyone else the
     header is ignored (the rate limit counts the connecting address)."""
+    generators: list[str] = Field(default_factory=lambda: ["extractive"])
+    """Generators API clients may choose per request (``local`` keeps a CPU busy for many seconds per
+    answer: allow it deliberately). The server's own default (``answer.generator``) is always allowed."""
+    max_queue: int = 8
+    """Requests waiting for the index worker beyond which new ones get 503 with Retry-After."""
+    deadline_s: float = 60.0
+    """Longest a request waits for its answer before it gets 504 (the work already started finishes)."""
     auth_failure_cost: int = 5
     """Requests a failed authentication costs in the client's rate bucket (guessing tokens is slow)."""
 

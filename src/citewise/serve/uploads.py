@@ -93,6 +93,8 @@ class UploadIngester:
         self.settings = settings = engine.settings
         self.corpus = engine.corpus()
         self.folder = (Path(settings.index) / UPLOADS).resolve()
+        for leftover in self.folder.glob(".staging-*"):  # an upload cut off by a crash: never committed
+            shutil.rmtree(leftover, ignore_errors=True)
         self.max_file_bytes = min(max_file_bytes, int(settings.ingest.max_file_mb * 1024 * 1024))
 
     def check_names(self, names: list[str]) -> list[str]:
