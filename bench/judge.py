@@ -37,6 +37,7 @@ from common import command_line, machine, md_table, read_results, write_results,
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "judge.json"
 NEARMISS = ROOT / "bench" / "sets" / "legal_nearmiss.jsonl"
+CONTRAST = ROOT / "bench" / "sets" / "support_contrast.jsonl"
 
 
 def _norm(text: str) -> str:
@@ -117,6 +118,41 @@ def run_set(judge: AnswerabilityJudge, items: list[tuple[str, str, list[Passage]
     }
 
 
+def support_contrast(scorer_name: str = "trained") -> dict[str, Any]:
+    """The support scorer on bench/sets/support_contrast.jsonl: restatements must pass, swapped figures,
+    parties, negations, modality and exceptions must fail. AUC, precision/recall at the shipped thresholds,
+    and the share judged right per kind."""
+    from citewise.verify.scorer import get_scorer
+
+    scorer = get_scorer(scorer_name)
+    rows = [json.loads(line) for line in CONTRAST.read_text(encoding="utf-8").splitlines() if line.strip()]
+    labels, scores, passed, kinds = [], [], [], {}
+    for r in rows:
+        sc = scorer.score(r["claim"], r["premise"]).score
+        ok = sc >= scorer.thresholds(r["lang"])[0]
+        label = int(r["label"] == "supported")
+        labels.append(label)
+        scores.append(sc)
+        passed.append(ok)
+        k = kinds.setdefault(r["kind"], [0, 0])
+        k[0] += int(ok == bool(label))
+        k[1] += 1
+    y, s_, p_ = np.array(labels), np.array(scores), np.array(passed)
+    tp = int((p_ & (y == 1)).sum())
+    return {
+        "pairs": len(rows),
+        "auc": round(auc(y, s_), 4),
+        "precision": round(tp / max(1, int(p_.sum())), 4),
+        "recall": round(tp / max(1, int(y.sum())), 4),
+        "right_by_kind": {k: round(a / n, 4) for k, (a, n) in sorted(kinds.items())},
+        "by_lang_auc": {
+            lang: round(auc(y[idx], s_[idx]), 4)
+            for lang in ("en", "vi")
+            if len(idx := np.array([i for i, r in enumerate(rows) if r["lang"] == lang])) > 0
+        },
+    }
+
+
 def markdown(results: dict[str, Any]) -> list[str]:
     m = results["machine"]
     rows = [
@@ -154,6 +190,23 @@ def markdown(results: dict[str, Any]) -> list[str]:
         "",
         md_table(["set", "answer 0.5", "0.6", "0.7", "0.8", "0.9"], curve),
         "",
+        *support_lines(results.get("support")),
+    ]
+
+
+def support_lines(sup: dict[str, Any] | None) -> list[str]:
+    if not sup:
+        return []
+    kinds = [[k, f"{v:.2f}"] for k, v in sup["right_by_kind"].items()]
+    return [
+        "Support (the shipped scorer, `verify/weights/support-gbt-v2.json`) on the constructed contrast set "
+        f"bench/sets/support_contrast.jsonl ({sup['pairs']} pairs, EN + VI, written for this project): AUC "
+        f"{sup['auc']} (EN {sup['by_lang_auc'].get('en')}, VI {sup['by_lang_auc'].get('vi')}); at the shipped "
+        f'thresholds precision of "supported" {sup["precision"]}, recall {sup["recall"]}. Share judged right '
+        "per kind (restatements should pass, every other kind should fail):",
+        "",
+        md_table(["kind", "right"], kinds),
+        "",
     ]
 
 
@@ -164,7 +217,10 @@ def main() -> None:
     ap.add_argument("--docs-only", action="store_true", help="rewrite the docs section from the last results")
     args = ap.parse_args()
     if args.docs_only:
-        write_section("Answerability (judge)", markdown(read_results(RESULTS)))
+        old = read_results(RESULTS)
+        old["support"] = support_contrast()
+        write_results(RESULTS, old)
+        write_section("Answerability (judge)", markdown(old))
         return
     judge = JUDGES.create(args.judge)
     results: dict[str, Any] = {"machine": machine(command_line("judge.py", None)), "judge": args.judge, "sets": {}}
@@ -177,6 +233,8 @@ def main() -> None:
             f"p50 {res['ms_p50']} ms",
             flush=True,
         )
+    results["support"] = support_contrast()
+    print("support contrast", json.dumps(results["support"]), flush=True)
     write_results(RESULTS, results)
     if args.limit is None:
         write_section("Answerability (judge)", markdown(results))
