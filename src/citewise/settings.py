@@ -74,6 +74,8 @@ class RetrieveSettings(_Section):
     xrefs: bool = True
     """Add the provisions a chosen provision refers to as supporting evidence."""
     max_supporting: int = 3
+    cache: int = 256
+    """Searches kept for repeated questions (same question and k, index unchanged); 0 turns the cache off."""
     weak_dense: dict[str, float] = Field(default_factory=lambda: {"vi": 0.86, "en": 0.82})
     """Per language: best evidence below this question/passage cosine (and below ``weak_coverage``)
     is weak. multilingual-e5 scores Vietnamese pairs higher than English ones, hence two values

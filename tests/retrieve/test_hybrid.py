@@ -122,3 +122,21 @@ def test_naming_a_whole_division_pins_only_its_best_ranked_chunks(retriever: Ret
     assert 1 <= len(pinned) <= 2, [e.chunk.label for e in pinned]
     assert result.evidence[0].pinned
     assert all(e.doc_title == "QUY TẮC BẢO HIỂM NHÀ Ở TƯ NHÂN" for e in pinned)
+
+
+def test_a_repeated_question_is_answered_from_the_cache_until_the_index_changes(fresh_index: Path) -> None:
+    import citewise
+
+    q = "Within how many hours must a personal data breach be notified?"
+    with citewise.open(index=fresh_index, embedder=None) as cw:
+        first = cw.search(q)
+        again = cw.search("  " + q)
+        assert "cache" in again.timings and "cache" not in first.timings
+        assert [e.ref for e in again.evidence] == [e.ref for e in first.evidence]
+        again.evidence.clear()  # a caller's changes never reach the cache
+        assert cw.search(q).evidence
+        cw.remove(first.evidence[0].chunk.doc_id)
+        after = cw.search(q)
+        assert "cache" not in after.timings and first.evidence[0].chunk.doc_id not in {
+            e.chunk.doc_id for e in after.evidence
+        }

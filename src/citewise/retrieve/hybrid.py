@@ -5,7 +5,9 @@ supporting evidence; a ``weak`` flag when the best evidence is below the calibra
 
 from __future__ import annotations
 
+import copy
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 from citewise.index.base import Hit, Store
@@ -33,13 +35,34 @@ class Retriever:
         self.settings = settings or RetrieveSettings()
         self.resolver = ReferenceResolver(store)
         self.clock = clock
+        self._cache: OrderedDict[tuple[str, int], tuple[int, SearchResult]] = OrderedDict()
 
     def _title(self, doc_id: str) -> str:
         return self.resolver.titles().get(doc_id, doc_id)
 
     def search(self, question: str, k: int | None = None) -> SearchResult:
+        """The ranked evidence for ``question``; a question asked again (same ``k``, index unchanged) is
+        answered from the cache of the last ``settings.cache`` searches."""
+        k = k or self.settings.k
+        if self.settings.cache <= 0:
+            return self._search(question, k)
+        t0 = self.clock()
+        key = (" ".join(question.split()), k)
+        generation = self.store.generation()
+        hit = self._cache.get(key)
+        if hit is not None and hit[0] == generation:
+            self._cache.move_to_end(key)
+            result = copy.deepcopy(hit[1])
+            result.timings = {"cache": (self.clock() - t0) * 1000, "total": (self.clock() - t0) * 1000}
+            return result
+        result = self._search(question, k)
+        self._cache[key] = (generation, copy.deepcopy(result))
+        while len(self._cache) > self.settings.cache:
+            self._cache.popitem(last=False)
+        return result
+
+    def _search(self, question: str, k: int) -> SearchResult:
         s = self.settings
-        k = k or s.k
         timings: dict[str, float] = {}
         t0 = self.clock()
         analysis = analyze(question)
