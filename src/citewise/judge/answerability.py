@@ -11,21 +11,18 @@ answer — here are the closest provisions" below it, and refuses when retrieval
 from __future__ import annotations
 
 import abc
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
 from citewise.chunk.sentences import sentence_spans
-from citewise.errors import CitewiseError
 from citewise.judge.features import FEATURES, pair_features
 from citewise.judge.qtype import answer_spans, question_type
 from citewise.judge.records import Answerability, AnswerSpan, Passage
-from citewise.judge.trees import Tree, predict_log_odds
+from citewise.judge.trees import Tree, load_model, predict_log_odds
 from citewise.lang import detect_language
 from citewise.registry import Registry
 from citewise.retrieve.records import Evidence
@@ -104,15 +101,7 @@ class FeatureJudge(AnswerabilityJudge):
     name = "features"
 
     def __init__(self, weights: Path | str | None = None) -> None:
-        if weights is None:
-            text = resources.files("citewise.judge").joinpath("weights", DEFAULT_WEIGHTS).read_text("utf-8")
-            self.source = f"package:citewise/judge/weights/{DEFAULT_WEIGHTS}"
-        else:
-            text = Path(weights).read_text(encoding="utf-8")
-            self.source = str(weights)
-        model: dict[str, Any] = json.loads(text)
-        if list(model["features"]) != FEATURES:
-            raise CitewiseError(f"answerability model {self.source} was trained on other features; retrain it")
+        model, self.source = load_model("citewise.judge", DEFAULT_WEIGHTS, weights, FEATURES, "answerability")
         self.model = model
         self.trees = [Tree.from_dict(t) for t in model["trees"]]
         self.base = float(model["base"])

@@ -7,10 +7,16 @@ contribution to the log-odds)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from citewise.errors import CitewiseError
 
 
 @dataclass
@@ -74,3 +80,22 @@ def predict_log_odds(trees: list[Tree], base: float, x: np.ndarray, rate: float)
     for t in trees:
         out += rate * t.predict(x)
     return out
+
+
+def load_model(
+    package: str, default: str, weights: Path | str | None, features: Sequence[str], what: str
+) -> tuple[dict[str, Any], str]:
+    """A boosted-trees model file: ``weights`` or the package's ``weights/<default>``, refused when it was trained
+    on other feature columns than ``features``. Returns the model and where it was read from."""
+    if weights is None:
+        text = resources.files(package).joinpath("weights", default).read_text("utf-8")
+        source = f"package:{package.replace('.', '/')}/weights/{default}"
+    else:
+        text = Path(weights).read_text(encoding="utf-8")
+        source = str(weights)
+    model: dict[str, Any] = json.loads(text)
+    if list(model["features"]) != list(features):
+        raise CitewiseError(
+            f"{what} model {source} was trained on other features than this version computes; retrain it"
+        )
+    return model, source

@@ -12,17 +12,13 @@ Thresholds belong to the scorer: a probability and a coverage are not on the sam
 from __future__ import annotations
 
 import abc
-import json
 import math
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from citewise.errors import CitewiseError
-from citewise.judge.trees import Tree, predict_log_odds
+from citewise.judge.trees import Tree, load_model, predict_log_odds
 from citewise.lang import detect_language
 from citewise.registry import Registry
 from citewise.verify.features import FEATURES, pair_features
@@ -81,17 +77,7 @@ class TrainedScorer(SupportScorer):
     name = "trained"
 
     def __init__(self, weights: Path | str | None = None) -> None:
-        if weights is None:
-            text = resources.files("citewise.verify").joinpath("weights", DEFAULT_WEIGHTS).read_text("utf-8")
-            self.source = f"package:citewise/verify/weights/{DEFAULT_WEIGHTS}"
-        else:
-            text = Path(weights).read_text(encoding="utf-8")
-            self.source = str(weights)
-        model: dict[str, Any] = json.loads(text)
-        if tuple(model["features"]) != FEATURES:
-            raise CitewiseError(
-                f"support model {self.source} was trained on other features than this version computes; retrain it"
-            )
+        model, self.source = load_model("citewise.verify", DEFAULT_WEIGHTS, weights, FEATURES, "support")
         self.model = model
         self.trees = [Tree.from_dict(t) for t in model["trees"]]
         self.base = float(model["base"])
