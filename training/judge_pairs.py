@@ -30,6 +30,7 @@ import ast
 import csv
 import hashlib
 import json
+import os
 import random
 import re
 import sys
@@ -374,7 +375,7 @@ def summary(pairs: list[JudgePair]) -> str:
 if __name__ == "__main__":
     ps = all_pairs()
     print(summary(ps))
-    out = Path("/work/judge-runs/pairs.jsonl")
+    out = Path(os.environ.get("JUDGE_RUNS", str(Path(__file__).resolve().parents[1] / ".judge-runs"))) / "pairs.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as fh:
         for p in ps:
