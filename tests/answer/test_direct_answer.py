@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 import citewise
-from citewise.answer.extractive import ExtractiveGenerator, addresses_the_assistant
+from citewise.answer.extractive import ExtractiveGenerator
+from citewise.answer.injection import addresses_the_assistant
 from citewise.answer.records import Fragment
 from citewise.index.embedder import Embedder
 from citewise.retrieve.records import Evidence

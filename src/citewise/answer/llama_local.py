@@ -9,7 +9,7 @@ from typing import Any
 
 from citewise.answer.base import Generator
 from citewise.answer.models import model_path
-from citewise.answer.prompt import SCHEMA, messages, parse_reply
+from citewise.answer.prompt import messages, parse_reply, schema
 from citewise.answer.records import Draft, Fragment
 from citewise.errors import GeneratorError, MissingDependency
 from citewise.settings import LlmSettings
@@ -57,7 +57,7 @@ class LlamaCppGenerator(Generator):
         try:
             out = self.llm.create_chat_completion(
                 messages=self.fit(question, fragments, lang, strict),
-                response_format={"type": "json_object", "schema": SCHEMA},
+                response_format={"type": "json_object", "schema": schema(self.max_sentences)},
                 temperature=0.0 if strict else self.settings.temperature,
                 max_tokens=self.settings.max_tokens,
                 seed=self.settings.seed,

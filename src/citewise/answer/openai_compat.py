@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from citewise.answer.base import Generator
-from citewise.answer.prompt import SCHEMA, messages, parse_reply
+from citewise.answer.prompt import messages, parse_reply, schema
 from citewise.answer.records import Draft, Fragment
 from citewise.errors import GeneratorError
 from citewise.settings import OpenAISettings
@@ -59,7 +59,7 @@ class OpenAICompatGenerator(Generator):
             "messages": messages(question, fragments, lang, strict, self.max_sentences),
             "temperature": 0.0 if strict else self.settings.temperature,
             "max_tokens": self.settings.max_tokens,
-            "response_format": {"type": "json_object", "schema": SCHEMA},
+            "response_format": {"type": "json_object", "schema": schema(self.max_sentences)},
         }
         data = self._post(payload)
         try:

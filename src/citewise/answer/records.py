@@ -3,7 +3,7 @@ id) and ``Draft`` (what a generator wrote, with markers); ``REFUSAL``, the words
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from citewise.retrieve.records import Evidence
 
@@ -29,6 +29,15 @@ class Fragment:
         return self.evidence.text or self.evidence.chunk.body
 
 
+@dataclass(frozen=True)
+class Quote:
+    """Words a generator says it copied from a fragment, as it wrote them; the validator finds them."""
+
+    marker: str
+    """The fragment's short id ("F1") or stable ref."""
+    text: str
+
+
 @dataclass
 class DraftSentence:
     text: str
@@ -37,6 +46,8 @@ class DraftSentence:
     """Markers as written: short ids ("F1") or stable refs ("doc:ab12#chunk:3")."""
     quote_span: tuple[int, int] | None = None
     """Extractive sentences: the exact span in the document they were copied from."""
+    quotes: list[Quote] = field(default_factory=list)
+    """LLM sentences: the verbatim quotes each rests on (quote-anchored generation)."""
 
 
 @dataclass

@@ -12,10 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from citewise.answer.injection import overlaps, tainted_lines
 from citewise.answer.markers import stray_brackets
 from citewise.answer.records import Draft, DraftSentence, Fragment
+from citewise.chunk.sentences import sentence_spans
 from citewise.verify.entailment import EntailmentJudge, excerpt
 from citewise.verify.numbers import unsupported_numbers
+from citewise.verify.quotes import EXACT, context, locate
 from citewise.verify.records import Citation, Verdict
 from citewise.verify.references import check_references
 from citewise.verify.scorer import SupportScorer, get_scorer
@@ -94,38 +97,25 @@ class Validator:
     def _sentence(self, s: DraftSentence, by_marker: dict[str, Fragment], urls: set[str]) -> CheckedSentence:
         failed: list[str] = []
         details: list[str] = []
-        cited = [by_marker[m] for m in s.markers if m in by_marker]
-        invalid = [m for m in s.markers if m not in by_marker] + stray_brackets(s.text)
+        markers = [q.marker for q in s.quotes] if s.quotes else s.markers
+        cited = [by_marker[m] for m in markers if m in by_marker]
+        invalid = [m for m in dict.fromkeys(markers) if m not in by_marker] + stray_brackets(s.text)
         if invalid:
             details.append(f"invalid marker(s) removed: {', '.join(invalid)}")
         if not cited:
             failed.append("marker")
             details.append("no marker naming a given fragment")
             return CheckedSentence(s, [], Verdict("unsupported", 0.0, failed, details))
-        citations: list[Citation] = []
-        support = 0.0
-        lang = "en"
-        best: tuple[str, tuple[int, int]] = ("", (0, 0))
-        """The cited text that supports the sentence best, with the span that matches it."""
-        for f in {f.short: f for f in cited}.values():
-            ev = f.evidence
-            if s.quote_span is not None and ev.char_start <= s.quote_span[0] and s.quote_span[1] <= ev.char_end:
-                start, end = s.quote_span
-                score = 1.0
-                lang = ev.chunk.lang
-            else:
-                scored = self.scorer.score(s.text, f.text)
-                score, (a, b), lang = scored.score, scored.span, scored.lang
-                start, end = ev.char_start + a, ev.char_start + b
-            if score >= support:
-                best = (f.text, (start - ev.char_start, end - ev.char_start))
-            support = max(support, score)
-            citations.append(Citation.of(ev, start, end))
-        sources = [f.text for f in cited] + [f.evidence.chunk.header for f in cited]
+        if s.quotes:
+            grounds = self._quoted(s, by_marker, failed, details)
+        else:
+            grounds = self._cited(s, cited)
+        citations, support, lang, best, premises = grounds
+        sources = premises + [f.evidence.chunk.header for f in cited]
         missing = unsupported_numbers(s.text, sources)
         if missing:
             failed.append("number")
-            details.append(f"figures not in the cited text: {', '.join(missing)}")
+            details.append(f"figures not in {'its quotes' if s.quotes else 'the cited text'}: {', '.join(missing)}")
         refs = check_references(s.text, cited, self.context_threshold)
         bad_refs = [r.raw for r in refs if r.status == "invalid"]
         if bad_refs:
@@ -139,7 +129,9 @@ class Validator:
             failed.append("url")
             details.append(f"URLs not in the sources: {', '.join(bad_urls)}")
         supported, partial = self.thresholds(lang)
-        if support < partial:
+        if not citations:
+            status = "unsupported"
+        elif support < partial:
             failed.append("support")
             status = "unsupported"
         elif support < supported:
@@ -147,7 +139,7 @@ class Validator:
             status = "partial"
         else:
             status = "supported"
-        if any(x in failed for x in ("marker", "number", "reference", "url")):
+        if any(x in failed for x in ("marker", "quote", "number", "reference", "url")):
             status = "unsupported"
         elif self.judge is not None and self.borderline(support, lang):
             p_yes = self.judge.p_yes(s.text, excerpt(*best), lang)
@@ -165,3 +157,71 @@ class Validator:
         text, (lo, hi) = best
         verdict = Verdict(status, round(support, 3), failed, details, refs, text[lo:hi])
         return CheckedSentence(s, citations, verdict)
+
+    def _cited(self, s: DraftSentence, cited: list[Fragment]) -> _Grounds:
+        """A sentence citing whole fragments: the best-supporting span of each is its citation."""
+        citations: list[Citation] = []
+        support, lang = 0.0, "en"
+        best: tuple[str, tuple[int, int]] = ("", (0, 0))
+        for f in {f.short: f for f in cited}.values():
+            ev = f.evidence
+            if s.quote_span is not None and ev.char_start <= s.quote_span[0] and s.quote_span[1] <= ev.char_end:
+                start, end = s.quote_span
+                score = 1.0
+                lang = ev.chunk.lang
+            else:
+                scored = self.scorer.score(s.text, f.text)
+                score, (a, b), lang = scored.score, scored.span, scored.lang
+                start, end = ev.char_start + a, ev.char_start + b
+            if score >= support:
+                best = (f.text, (start - ev.char_start, end - ev.char_start))
+            support = max(support, score)
+            citations.append(Citation.of(ev, start, end))
+        return citations, support, lang, best, [f.text for f in cited]
+
+    def _quoted(
+        self, s: DraftSentence, by_marker: dict[str, Fragment], failed: list[str], details: list[str]
+    ) -> _Grounds:
+        """A quote-anchored sentence: each quote found in its fragment (its span is the citation), the
+        sentence checked against its own quotes read in their sentences, its figures found in the quotes
+        themselves. A quote not in its fragment, or on a line that addresses an assistant, fails the
+        sentence."""
+        citations: list[Citation] = []
+        quoted: list[str] = []
+        read: list[str] = []
+        """The sentences holding the quotes: the premise of the support check."""
+        lang = "en"
+        for q in s.quotes:
+            f = by_marker.get(q.marker)
+            if f is None:
+                continue
+            found = locate(q.text, f.text)
+            if found is None or overlaps((found.start, found.end), tainted_lines(f.text)):
+                if "quote" not in failed:
+                    failed.append("quote")
+                why = "is not in" if found is None else "is a line addressing an assistant in"
+                details.append(f"quote {why} {f.short}: “{_clip(q.text)}”")
+                continue
+            if found.kind != EXACT:
+                details.append(f"quote found in {f.short} by a {found.kind} match: “{_clip(q.text)}”")
+            ev = f.evidence
+            citations.append(Citation.of(ev, ev.char_start + found.start, ev.char_start + found.end))
+            quoted.append(f.text[found.start : found.end])
+            a, b = context(f.text, found, sentence_spans(f.text))
+            read.append(f.text[a:b])
+            lang = ev.chunk.lang
+        if not quoted:
+            return citations, 0.0, lang, ("", (0, 0)), []
+        premise = "\n".join(dict.fromkeys(read))
+        scored = self.scorer.score(s.text, premise)
+        return citations, scored.score, scored.lang, (premise, scored.span), quoted
+
+
+_Grounds = tuple[list[Citation], float, str, tuple[str, tuple[int, int]], list[str]]
+"""What a sentence rests on: its citations, its support, the language of the claim, the text that
+supports it best with the matching span, and the texts its figures must come from."""
+
+
+def _clip(text: str, n: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
