@@ -13,7 +13,7 @@ HTTP API keeps it in a single worker thread."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,7 @@ from citewise.settings import Settings, load_settings
 if TYPE_CHECKING:
     from citewise.answer.base import Generator
     from citewise.assistant import Answer, Assistant
+    from citewise.assistant.records import AnswerSentence
     from citewise.index.corpus import Corpus, IngestReport
     from citewise.judge.answerability import AnswerabilityJudge
     from citewise.retrieve.hybrid import Retriever
@@ -104,10 +105,14 @@ class Engine:
         """The provisions that answer ``question``, ranked, with the evidence strength."""
         return self.retriever.search(question, k=k)
 
-    def ask(self, question: str, generator: str | None = None) -> Answer:
+    def ask(
+        self, question: str, generator: str | None = None, on_sentence: Callable[[AnswerSentence], None] | None = None
+    ) -> Answer:
         """A cited answer (every sentence checked) or an honest refusal; ``generator`` by name
-        (``extractive`` by default, ``local``, ``openai`` or a plugin's)."""
-        return self.assistant(generator).ask(question)
+        (``extractive`` by default, ``local``, ``openai`` or a plugin's). ``on_sentence``: called with each
+        sentence of a model's first draft as soon as it is written and has passed every check (the final
+        answer may still differ: it is the one to show)."""
+        return self.assistant(generator).ask(question, on_sentence)
 
     def documents(self) -> list[DocSummary]:
         """The indexed documents."""
@@ -154,6 +159,11 @@ class Engine:
                 question_policy=self.settings.privacy.store_questions,
             )
         return self._assistants[name]
+
+    def warm(self, generator: str | None = None) -> None:
+        """Build the assistant of ``generator`` (default from settings) and let its generator get ready, so
+        that the first question does not pay for it (the server does this at start)."""
+        self.assistant(generator).generator.warm()
 
     def judge(self) -> AnswerabilityJudge | None:
         """The answerability judge the settings name (``None`` for ``none``), built once."""

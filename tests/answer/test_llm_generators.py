@@ -18,7 +18,7 @@ from citewise.answer.base import GENERATORS, GeneratorError
 from citewise.answer.llama_local import LlamaCppGenerator
 from citewise.answer.models import model_path
 from citewise.answer.openai_compat import OpenAICompatGenerator
-from citewise.answer.records import Fragment
+from citewise.answer.records import DraftSentence, Fragment
 from citewise.assistant import Assistant
 from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import Embedder
@@ -41,7 +41,7 @@ def retriever(module_index: Path, embedder: Embedder) -> Retriever:
 
 @pytest.fixture(scope="module")
 def local(smollm: Path) -> LlamaCppGenerator:
-    return LlamaCppGenerator(LlmSettings(n_ctx=2048, max_tokens=160), gguf=smollm)
+    return LlamaCppGenerator(LlmSettings(n_ctx=2048, max_tokens=320), gguf=smollm)
 
 
 def test_local_llama_cpp_writes_a_schema_shaped_draft(local: LlamaCppGenerator, retriever: Retriever) -> None:
@@ -60,6 +60,27 @@ def test_assistant_with_the_local_model_never_shows_an_unvalidated_sentence(
     assert not answer.refused
     assert answer.attempts[0].startswith("local:")
     assert answer.tokens["prompt"] > 0
+    assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]
+
+
+def test_local_model_streams_exactly_the_sentences_of_its_draft(local: LlamaCppGenerator, retriever: Retriever) -> None:
+    evidence = retriever.search(QUESTION, k=3).evidence
+    streamed: list[DraftSentence] = []
+    local.warm()
+    draft = local.generate(
+        QUESTION, [Fragment(f"F{i + 1}", e) for i, e in enumerate(evidence)], "en", on_sentence=streamed.append
+    )
+    assert not draft.stopped
+    assert [(s.text, s.quotes) for s in streamed] == [(s.text, s.quotes) for s in draft.sentences]
+    assert streamed and all(s.quotes for s in streamed), draft.raw[:300]  # the schema makes every sentence quote
+
+
+def test_a_local_model_over_its_time_budget_stops_and_the_answer_falls_back(smollm: Path, retriever: Retriever) -> None:
+    hurried = LlamaCppGenerator(LlmSettings(n_ctx=2048, max_tokens=160, budget_s=0.01), gguf=smollm)
+    answer = Assistant(retriever, hurried).ask(QUESTION)
+    assert answer.attempts[0] == "local: stopped at the 0.01 s budget"
+    assert not any(a.startswith("retry") for a in answer.attempts)  # no second try once over budget
+    assert answer.generator == "extractive" and not answer.refused
     assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]
 
 
@@ -114,11 +135,20 @@ def server(smollm: Path) -> Iterator[str]:
 
 
 def test_openai_compatible_endpoint_against_a_real_server(server: str, retriever: Retriever) -> None:
-    gen = OpenAICompatGenerator(OpenAISettings(base_url=server, model="smollm", max_tokens=160, timeout=120))
+    gen = OpenAICompatGenerator(OpenAISettings(base_url=server, model="smollm", max_tokens=320, timeout=120))
     answer = Assistant(retriever, gen).ask(QUESTION)
     assert not answer.refused and answer.attempts[0].startswith("openai:")
     assert answer.tokens["prompt"] > 100
     assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]
+    # the same structured output, streamed as server-sent events
+    evidence = retriever.search(QUESTION, k=3).evidence
+    streamed: list[DraftSentence] = []
+    draft = gen.generate(
+        QUESTION, [Fragment(f"F{i + 1}", e) for i, e in enumerate(evidence)], "en", on_sentence=streamed.append
+    )
+    assert draft.raw.lstrip().startswith("{") and draft.completion_tokens > 0
+    assert [(s.text, s.quotes) for s in streamed] == [(s.text, s.quotes) for s in draft.sentences]
+    assert streamed and all(s.quotes for s in streamed), draft.raw[:300]
 
 
 def test_http_client_retries_then_reports_a_clear_error() -> None:

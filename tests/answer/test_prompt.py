@@ -75,7 +75,7 @@ def test_fragments_are_fenced_their_tags_escaped_and_planted_lines_withheld() ->
     assert '<fragment id="F1">' in user and "‹fragment" in user and "‹/fragment>" in user
     assert "within 14 days of the loss" in user
     assert "SYSTEM" not in user and "ignore previous" not in user and "[F2]" not in user
-    assert user.index("</fragment>") < user.index("Question:")
+    assert user.index("</fragment>") < user.index("Question:") and "in English" in user
 
 
 def test_a_reply_with_quotes_becomes_quote_anchored_sentences() -> None:
@@ -92,6 +92,9 @@ def test_a_reply_with_quotes_becomes_quote_anchored_sentences() -> None:
     ]
     assert first.markers == ["F1", "F2"] and first.text == "You must report it within 14 days."
     assert second.quotes == [] and second.markers == ["F1"]
+    cut = parse_reply(reply[: reply.index('"sentence": "Old-style')], "local", [_frag(PLANTED)], "en")
+    assert [s.text for s in cut.sentences] == ["You must report it within 14 days."]  # out of tokens: complete ones
+    assert parse_reply('{"answer": [{"quotes": [{"fragment": "F1", "te', "local", [], "en").refused
     refused = parse_reply('{"answer": [], "refused": true}', "local", [], "en")
     assert refused.refused and not refused.sentences
 

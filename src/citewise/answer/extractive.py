@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citewise.answer.base import Generator
+from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.sentences import sentence_spans
@@ -145,7 +145,14 @@ class ExtractiveGenerator(Generator):
                 out.append(_Candidate(f, base + s, base + e, sent, rel * prior, (fi, si)))
         return out
 
-    def generate(self, question: str, fragments: list[Fragment], lang: str, strict: bool = False) -> Draft:
+    def generate(
+        self,
+        question: str,
+        fragments: list[Fragment],
+        lang: str,
+        strict: bool = False,
+        on_sentence: SentenceSink | None = None,
+    ) -> Draft:
         cands = self.candidates(question, fragments)
         top = max((c.relevance for c in cands), default=0.0)
         floor = max(self.min_relevance, self.relative * top)

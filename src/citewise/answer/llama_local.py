@@ -4,13 +4,16 @@ constrained to the answer JSON schema so that small models keep the format."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from citewise.answer.base import Generator
+from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.models import model_path
-from citewise.answer.prompt import messages, parse_reply, schema
+from citewise.answer.prompt import SYSTEM, item_sentence, messages, parse_partial, parse_reply, schema
 from citewise.answer.records import Draft, Fragment
+from citewise.answer.stream import AnswerItems
 from citewise.errors import GeneratorError, MissingDependency
 from citewise.settings import LlmSettings
 
@@ -18,8 +21,15 @@ from citewise.settings import LlmSettings
 class LlamaCppGenerator(Generator):
     name = "local"
 
-    def __init__(self, settings: LlmSettings | None = None, gguf: Path | None = None, max_sentences: int = 3) -> None:
+    def __init__(
+        self,
+        settings: LlmSettings | None = None,
+        gguf: Path | None = None,
+        max_sentences: int = 3,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.settings = settings or LlmSettings()
+        self.clock = clock
         self.max_sentences = max_sentences
         path = gguf or self.settings.gguf or model_path(self.settings.model)
         if not Path(path).exists():
@@ -29,6 +39,7 @@ class LlamaCppGenerator(Generator):
         except ImportError as e:
             raise MissingDependency("llama-cpp-python", extra="llm", purpose="the local LLM generator") from e
         self.path = Path(path)
+        self._system = 0
         self.llm: Any = Llama(
             model_path=str(path),
             n_ctx=self.settings.n_ctx,
@@ -36,37 +47,85 @@ class LlamaCppGenerator(Generator):
             seed=self.settings.seed,
             verbose=False,
         )
+        self._system = self._tokens(SYSTEM) + 16  # with the chat template's tokens
 
-    def fit(self, question: str, fragments: list[Fragment], lang: str, strict: bool) -> list[dict[str, str]]:
-        """The prompt, cut to the context window: fewer fragments, then shorter ones."""
-        budget = self.settings.n_ctx - self.settings.max_tokens - 64
+    def warm(self) -> None:
+        """Evaluate the system prompt (the same for every question): llama.cpp keeps the longest common
+        prefix of the last prompt, so questions then pay only for their fragments and question."""
+        self.llm.create_chat_completion(
+            messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": "-"}], max_tokens=1
+        )
+
+    def fit(
+        self, question: str, fragments: list[Fragment], lang: str, strict: bool
+    ) -> tuple[list[dict[str, str]], int]:
+        """The prompt and its size in tokens. Its time is the question's: the system prompt is evaluated once
+        (``warm``), the user message (fragments and question) every time, so it is cut to ``prompt_tokens``
+        (fewer fragments, then each shorter, down to one) and to the context window."""
+        room = min(self.settings.prompt_tokens, self.settings.n_ctx - self.settings.max_tokens - 64 - self._system)
         frags, limit = list(fragments[: max(1, self.settings.fragments)]), self.settings.fragment_chars
         while True:
             msgs = messages(question, frags, lang, strict, self.max_sentences, limit, focused=True)
-            used = len(self.llm.tokenize("\n".join(m["content"] for m in msgs).encode("utf-8"), add_bos=True))
-            if used <= budget:
-                return msgs
+            used = self._tokens(msgs[1]["content"])
+            if used <= room:
+                return msgs, used + self._system
             if len(frags) > 2:
                 frags.pop()
-            elif limit > 300:
-                limit = int(limit * 0.7)
+            elif limit > 200:
+                limit = max(200, int(limit * 0.8))
+            elif len(frags) > 1:
+                frags.pop()
+            elif used <= self.settings.n_ctx - self.settings.max_tokens - 64 - self._system:
+                return msgs, used + self._system  # one short fragment: over the time budget, within the context
             else:
                 raise GeneratorError(f"the question and fragments do not fit the {self.settings.n_ctx}-token context")
 
-    def generate(self, question: str, fragments: list[Fragment], lang: str, strict: bool = False) -> Draft:
+    def _tokens(self, text: str) -> int:
+        return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False))
+
+    def generate(
+        self,
+        question: str,
+        fragments: list[Fragment],
+        lang: str,
+        strict: bool = False,
+        on_sentence: SentenceSink | None = None,
+    ) -> Draft:
+        """Decodes token by token: each sentence is handed to ``on_sentence`` as soon as it is complete, and
+        decoding stops at the time budget (``budget_s``) with the sentences complete by then."""
+        msgs, prompt_tokens = self.fit(question, fragments, lang, strict)
+        started = self.clock()
+        items = AnswerItems()
+        pieces = 0
+        stopped = ""
         try:
-            out = self.llm.create_chat_completion(
-                messages=self.fit(question, fragments, lang, strict),
+            stream = self.llm.create_chat_completion(
+                messages=msgs,
                 response_format={"type": "json_object", "schema": schema(self.max_sentences)},
                 temperature=0.0 if strict else self.settings.temperature,
                 max_tokens=self.settings.max_tokens,
                 seed=self.settings.seed,
+                stream=True,
             )
+            for chunk in stream:
+                piece = chunk["choices"][0].get("delta", {}).get("content") or ""
+                if not piece:
+                    continue
+                pieces += 1
+                for item in items.feed(piece):
+                    sentence = item_sentence(item, lang)
+                    if sentence is not None and on_sentence is not None:
+                        on_sentence(sentence)
+                if self.clock() - started > self.settings.budget_s:
+                    stopped = f"stopped at the {self.settings.budget_s:g} s budget"
+                    break
         except (ValueError, RuntimeError) as e:  # context overflow, decode failure
             raise GeneratorError(f"llama.cpp: {e}") from e
-        content = out["choices"][0]["message"].get("content") or ""
-        draft = parse_reply(content, self.name, fragments, lang)
-        usage = out.get("usage") or {}
-        draft.prompt_tokens = int(usage.get("prompt_tokens", 0))
-        draft.completion_tokens = int(usage.get("completion_tokens", 0))
+        if stopped:
+            draft = parse_partial(items, self.name, fragments, lang) or Draft([], self.name, items.text, True)
+        else:
+            draft = parse_reply(items.text, self.name, fragments, lang)
+        draft.stopped = stopped
+        draft.prompt_tokens = prompt_tokens
+        draft.completion_tokens = pieces
         return draft

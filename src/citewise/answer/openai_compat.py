@@ -3,14 +3,18 @@ timeouts and retries with back-off on connection errors, 429 and 5xx."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 
-from citewise.answer.base import Generator
-from citewise.answer.prompt import messages, parse_reply, schema
+from citewise.answer.base import Generator, SentenceSink
+from citewise.answer.prompt import item_sentence, messages, parse_reply, schema
 from citewise.answer.records import Draft, Fragment
+from citewise.answer.stream import AnswerItems
 from citewise.errors import GeneratorError
 from citewise.settings import OpenAISettings
 
@@ -53,7 +57,16 @@ class OpenAICompatGenerator(Generator):
                 self.sleep(min(8.0, 0.5 * 2**attempt))
         raise GeneratorError(f"{self.settings.base_url}: {last}")
 
-    def generate(self, question: str, fragments: list[Fragment], lang: str, strict: bool = False) -> Draft:
+    def generate(
+        self,
+        question: str,
+        fragments: list[Fragment],
+        lang: str,
+        strict: bool = False,
+        on_sentence: SentenceSink | None = None,
+    ) -> Draft:
+        """With ``on_sentence``, the reply is streamed (server-sent events) and each sentence handed on as
+        soon as it is complete; otherwise it is read whole."""
         payload: dict[str, Any] = {
             "model": self.settings.model,
             "messages": messages(question, fragments, lang, strict, self.max_sentences),
@@ -61,13 +74,71 @@ class OpenAICompatGenerator(Generator):
             "max_tokens": self.settings.max_tokens,
             "response_format": {"type": "json_object", "schema": schema(self.max_sentences)},
         }
+        if on_sentence is not None:
+            return self._stream(payload, fragments, lang, on_sentence)
         data = self._post(payload)
         try:
             content = data["choices"][0]["message"].get("content") or ""
         except (KeyError, IndexError, TypeError) as e:
             raise GeneratorError(f"unexpected reply shape: {str(data)[:200]}") from e
         draft = parse_reply(content, self.name, fragments, lang)
-        usage = data.get("usage") or {}
-        draft.prompt_tokens = int(usage.get("prompt_tokens", 0))
-        draft.completion_tokens = int(usage.get("completion_tokens", 0))
+        _count(draft, data.get("usage"))
         return draft
+
+    def _stream(
+        self, payload: dict[str, Any], fragments: list[Fragment], lang: str, on_sentence: SentenceSink
+    ) -> Draft:
+        items = AnswerItems()
+        usage: Any = None
+        pieces = 0
+        with self._open({**payload, "stream": True}) as r:
+            for line in r.iter_lines():
+                if not line.startswith("data:"):
+                    continue
+                body = line[5:].strip()
+                if body == "[DONE]":
+                    break
+                try:
+                    event = json.loads(body)
+                    piece = (event.get("choices") or [{}])[0].get("delta", {}).get("content") or ""
+                except (json.JSONDecodeError, AttributeError, IndexError, TypeError) as e:
+                    raise GeneratorError(f"unexpected stream event: {body[:200]}") from e
+                usage = event.get("usage") or usage
+                if piece:
+                    pieces += 1
+                    for item in items.feed(piece):
+                        sentence = item_sentence(item, lang)
+                        if sentence is not None:
+                            on_sentence(sentence)
+        draft = parse_reply(items.text, self.name, fragments, lang)
+        _count(draft, usage or {"completion_tokens": pieces})
+        return draft
+
+    @contextlib.contextmanager
+    def _open(self, payload: dict[str, Any]) -> Iterator[httpx.Response]:
+        """A streamed response with status 200, retried like ``_post`` until its first byte."""
+        last = ""
+        for attempt in range(self.settings.retries + 1):
+            started = False
+            try:
+                with self.client.stream("POST", "/chat/completions", json=payload) as r:
+                    if r.status_code == 200:
+                        started = True
+                        yield r
+                        return
+                    last = f"HTTP {r.status_code}: {r.read()[:200].decode('utf-8', 'replace')}"
+                    if r.status_code not in (408, 409, 429) and r.status_code < 500:
+                        break
+            except httpx.TransportError as e:
+                if started:  # broken off mid-reply: not retried (sentences may already have been shown)
+                    raise GeneratorError(f"{self.settings.base_url}: the reply broke off: {e}") from e
+                last = f"{type(e).__name__}: {e}"
+            if attempt < self.settings.retries:
+                self.sleep(min(8.0, 0.5 * 2**attempt))
+        raise GeneratorError(f"{self.settings.base_url}: {last}")
+
+
+def _count(draft: Draft, usage: Any) -> None:
+    usage = usage if isinstance(usage, dict) else {}
+    draft.prompt_tokens = int(usage.get("prompt_tokens", 0))
+    draft.completion_tokens = int(usage.get("completion_tokens", 0))

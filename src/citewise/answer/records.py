@@ -58,3 +58,5 @@ class Draft:
     refused: bool = False
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    stopped: str = ""
+    """Why writing stopped before the model had finished (a time budget); empty when it finished."""

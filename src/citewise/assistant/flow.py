@@ -13,7 +13,7 @@ from typing import Any
 from citewise.answer.base import Generator, GeneratorError
 from citewise.answer.extractive import ExtractiveGenerator
 from citewise.answer.llama_local import LlamaCppGenerator
-from citewise.answer.records import REFUSAL, Fragment
+from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
 from citewise.assistant.records import LOW_CONFIDENCE, NO_DIRECT, NO_DIRECT_ANSWER, REFUSED, Answer, AnswerSentence
 from citewise.assistant.report import build_report, write_report
 from citewise.chunk.sentences import sentence_spans
@@ -76,7 +76,9 @@ class Assistant:
             out["judge_threshold"] = self.settings.llm_check_threshold
         return out
 
-    def ask(self, question: str) -> Answer:
+    def ask(self, question: str, on_sentence: Callable[[AnswerSentence], None] | None = None) -> Answer:
+        """``on_sentence``: called with each sentence of the generator's first draft as soon as it is
+        written and has passed every check (streaming); the returned answer is the one to show."""
         t0 = self.clock()
         # as many as a search returns by default (the answer carries its search, and evaluation ranks
         # its top 10), never fewer than the fragments given to the generator
@@ -93,8 +95,11 @@ class Assistant:
             return self._report(self._no_direct(question, lang, result, judged, timings, t0), result, [])
         attempts: list[str] = []
         tokens = {"prompt": 0, "completion": 0}
-        checked, used = self._attempt(self.generator, question, fragments, lang, False, attempts, tokens, timings)
-        if checked is not None and not all(c.ok for c in checked) and self.generator is not self.fallback:
+        checked, used = self._attempt(
+            self.generator, question, fragments, lang, False, attempts, tokens, timings, on_sentence
+        )
+        over = any("budget" in a for a in attempts)
+        if checked is not None and not all(c.ok for c in checked) and self.generator is not self.fallback and not over:
             attempts.append("retry: top-3 fragments, stricter prompt")
             retry, used2 = self._attempt(self.generator, question, fragments[:3], lang, True, attempts, tokens, timings)
             if retry is not None and (all(c.ok for c in retry) or _score(retry) > _score(checked)):
@@ -209,10 +214,20 @@ class Assistant:
         attempts: list[str],
         tokens: dict[str, int],
         timings: dict[str, float],
+        on_sentence: Callable[[AnswerSentence], None] | None = None,
     ) -> tuple[list[CheckedSentence] | None, str]:
         t = self.clock()
+
+        def checked_sink(sentence: DraftSentence) -> None:
+            assert on_sentence is not None
+            c = self.validator.check(Draft([sentence], generator.name), fragments)[0]
+            if c.ok:
+                on_sentence(AnswerSentence(c.draft.text.rstrip(), c.citations, c.verdict))
+
         try:
-            draft = generator.generate(question, fragments, lang, strict=strict)
+            # passed only when streaming, so a plugin written before streaming still works without it
+            streaming = {"on_sentence": checked_sink} if on_sentence is not None else {}
+            draft = generator.generate(question, fragments, lang, strict=strict, **streaming)
         except GeneratorError as e:
             attempts.append(f"{generator.name}: error: {e}")
             return None, generator.name
@@ -221,6 +236,8 @@ class Assistant:
             timings[key] = (self.clock() - t) * 1000
         tokens["prompt"] += draft.prompt_tokens
         tokens["completion"] += draft.completion_tokens
+        if draft.stopped:
+            attempts.append(f"{generator.name}: {draft.stopped}")
         if draft.refused or not draft.sentences:
             attempts.append(f"{generator.name}: refused")
             return None, generator.name

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import sys
+import time
 import unicodedata
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
 
+from citewise.assistant.records import AnswerSentence
 from citewise.cli.app import IndexOpt, JsonOpt, _emit, _fail, _open, _settings, app, err, out
 from citewise.cli.progress import RichProgress
 from citewise.errors import CitewiseError, NotFound
@@ -209,9 +212,16 @@ def ask(
 ) -> None:
     """Answer with every sentence cited, or say that the sources hold no answer."""
     settings = _settings(index)
+    started = time.perf_counter()
+
+    def preview(sentence: AnswerSentence) -> None:
+        """A model's sentence as soon as it is written and checked; the final answer follows."""
+        elapsed = time.perf_counter() - started
+        out.print(f"[dim]… {escape(sentence.text)} ({elapsed:.1f} s)[/dim]", highlight=False)
+
     try:
         with _open(settings) as engine:
-            answer = engine.ask(question, generator)
+            answer = engine.ask(question, generator, on_sentence=None if as_json else preview)
     except CitewiseError as e:
         raise _fail(e) from e
     if as_json:

@@ -77,6 +77,7 @@ class Worker:
         def build() -> Services:
             services = Services(self.settings, self.embedder, self.max_upload_bytes)
             services.engine.store.refresh()  # load (or build) the derived indexes before the first question
+            services.engine.warm()  # the default generator (a local model evaluates its system prompt)
             self.documents = len(services.engine.store.documents())
             return services
 
