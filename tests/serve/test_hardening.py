@@ -5,11 +5,9 @@ addresses, oversized ids, terminal escapes in the log, server paths, a token wit
 from __future__ import annotations
 
 import json
-import os
 import resource
 import subprocess
 import sys
-import time
 import zipfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +22,7 @@ from citewise.cli.commands import printable
 from citewise.errors import CorruptFile, TooLarge
 from citewise.ingest.loader import load_document
 from citewise.serve.config import ServeSettings
-from tests.serve.test_serve_command import free_port
+from tests.serve.processes import running_server
 
 TOKEN = "tok-hardening"
 REVIEWER = "tok-reviewer"
@@ -65,37 +63,19 @@ def test_a_zip_bomb_is_refused_before_it_is_parsed_and_memory_stays_flat(tmp_pat
 
 @pytest.fixture(scope="module")
 def server(module_index: Path) -> Iterator[str]:
-    port = free_port()
-    command = [sys.executable, "-m", "citewise.cli", "serve", "--index", str(module_index), "--port", str(port)]
     env = {
-        **os.environ,
         "CITEWISE_API_TOKEN": f"  {TOKEN}\n",  # as read from a secrets file: whitespace around it
         "CITEWISE_SERVE__RATE_BURST": "25",
         "CITEWISE_SERVE__MAX_QUEUE": "2",
         "CITEWISE_REVIEWER_TOKEN": REVIEWER,
         "CITEWISE_PRIVACY__STORE_QUESTIONS": "redacted",
         "CITEWISE_SERVE__RATE_PER_MINUTE": "30",
-        "PYTHONUNBUFFERED": "1",
     }
     leftover = module_index / "uploads" / ".staging-0123abcd"  # an upload cut off by a crash
     leftover.mkdir(parents=True, exist_ok=True)
     (leftover / "half.md").write_text("# half an upload")
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    try:
-        while True:
-            try:
-                httpx.get(f"{base}/healthz", timeout=5)
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-                assert time.monotonic() < deadline, "the server did not come up"
-                time.sleep(0.2)
+    with running_server(module_index, env) as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def auth(**more: str) -> dict[str, str]:

@@ -4,6 +4,7 @@ the source pane is exactly the citation's quote. Screenshots go to test-artifact
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -109,8 +110,10 @@ def ask(page: Any, question: str) -> dict[str, Any]:
     page.fill("#question", question)
     with page.expect_response(lambda r: r.url.endswith("/ask")) as reply:
         page.click("#ask")
-    answer: dict[str, Any] = reply.value.json()
+    events = [json.loads(line) for line in reply.value.text().splitlines() if line.strip()]
     page.wait_for_selector("#answer:not([hidden])")
+    assert events[-1]["event"] == "answer" and all(e["event"] == "sentence" for e in events[:-1])
+    answer: dict[str, Any] = events[-1]
     return answer
 
 

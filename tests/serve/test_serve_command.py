@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -15,12 +14,7 @@ import httpx
 from typer.testing import CliRunner
 
 from citewise.cli import app
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.serve.processes import free_port
 
 
 def test_serve_prints_its_address_and_serves_with_the_token(fresh_index: Path) -> None:

@@ -184,7 +184,11 @@ class ExtractiveGenerator(Generator):
         sentences = [
             DraftSentence(" ".join(c.text.split()), [c.fragment.ref], quote_span=(c.start, c.end)) for c in chosen
         ]
-        return Draft([*direct, *sentences], self.name)
+        draft = Draft([*direct, *sentences], self.name)
+        if on_sentence is not None:
+            for sentence in draft.sentences:
+                on_sentence(sentence)  # all at once: there is nothing to wait for
+        return draft
 
     def direct_answer(
         self, question: str, chosen: list[_Candidate], lang: str, pool: list[_Candidate] | None = None

@@ -8,7 +8,7 @@ from citewise's error tree become HTTP codes here only."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -17,16 +17,18 @@ from urllib.parse import unquote, urlparse
 
 from fastapi import APIRouter, Depends, FastAPI, File, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from citewise.assistant.records import AnswerSentence
 from citewise.engine import FROM_SETTINGS
 from citewise.errors import CitewiseError, IngestError, NotFound, StoreError
 from citewise.index.embedder import Embedder
 from citewise.serve.config import ServeSettings
 from citewise.serve.guards import ApiError, BodyLimit, HostOriginGuard, RateLimiter, SecurityHeaders, TokenCheck
+from citewise.serve.streaming import answer_events
 from citewise.serve.uploads import Upload, UploadRejected
 from citewise.serve.worker import Busy, Services, TimedOut, Worker
 from citewise.settings import Settings
@@ -38,6 +40,11 @@ log = logging.getLogger("citewise.serve")
 class AskRequest(BaseModel):
     question: str = Field(min_length=1, description="A question in English or Vietnamese.")
     generator: str | None = Field(default=None, description="extractive (default) | local | openai")
+    stream: bool = Field(
+        default=False,
+        description="Reply as NDJSON: a line per checked sentence as soon as a model has written it, then the "
+        "answer to show (`citewise.serve.streaming`).",
+    )
 
 
 class ReviewRequest(BaseModel):
@@ -102,8 +109,8 @@ def create_app(
 
 # -- questions and answers ------------------------------------------------------------------
 def _answer_routes(router: APIRouter, worker: Worker, serve: ServeSettings) -> None:
-    @router.post("/ask", summary="Answer a question with cited sentences, or refuse")
-    async def ask(body: AskRequest) -> dict[str, Any]:
+    @router.post("/ask", summary="Answer a question with cited sentences, or refuse", response_model=None)
+    async def ask(body: AskRequest) -> dict[str, Any] | StreamingResponse:
         question = _bounded_question(body.question, serve)
         generator = body.generator
         if generator is not None:
@@ -124,11 +131,14 @@ def _answer_routes(router: APIRouter, worker: Worker, serve: ServeSettings) -> N
                     "the server's CITEWISE_SERVE__GENERATORS sets them)",
                 )
 
-        def answer(s: Services) -> dict[str, Any]:
-            result = s.engine.ask(question, generator)
+        def answer(s: Services, sink: Callable[[AnswerSentence], None] | None = None) -> dict[str, Any]:
+            result = s.engine.ask(question, generator, on_sentence=sink)
             audit_id = s.audit.record(result, s.engine.store.generation())
             return {**result.to_dict(), "audit_id": audit_id}
 
+        if body.stream:
+            lines = await answer_events(worker, answer, describe_error)
+            return StreamingResponse(lines, media_type="application/x-ndjson")
         return await worker.run(answer)
 
     @router.get("/search", summary="Rank the provisions that answer a question")
@@ -367,19 +377,11 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Busy)
     async def busy(request: Request, exc: Busy) -> JSONResponse:
-        return _error(503, "busy", str(exc), headers={"Retry-After": str(exc.retry_after)})
-
-    @app.exception_handler(TimedOut)
-    async def timed_out(request: Request, exc: TimedOut) -> JSONResponse:
-        return _error(504, "timeout", str(exc))
-
-    @app.exception_handler(StoreError)
-    async def store_error(request: Request, exc: StoreError) -> JSONResponse:
-        return _error(503, "index_unavailable", str(exc))
+        return _error(*describe_error(exc), headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(CitewiseError)
     async def citewise_error(request: Request, exc: CitewiseError) -> JSONResponse:
-        return _error(400, "bad_request", str(exc))
+        return _error(*describe_error(exc))
 
     @app.exception_handler(ValueError)
     async def value_error(request: Request, exc: ValueError) -> JSONResponse:
@@ -388,4 +390,17 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> JSONResponse:
         log.exception("internal error on %s %s", request.method, request.url.path)
-        return _error(500, "internal_error", f"internal error ({type(exc).__name__}); see the server log")
+        return _error(*describe_error(exc))
+
+
+def describe_error(exc: BaseException) -> tuple[int, str, str]:
+    """An error of a question as (HTTP status, code, message), for a JSON error reply or a stream's last line."""
+    if isinstance(exc, Busy):
+        return 503, "busy", str(exc)
+    if isinstance(exc, TimedOut):
+        return 504, "timeout", str(exc)
+    if isinstance(exc, StoreError):
+        return 503, "index_unavailable", str(exc)
+    if isinstance(exc, CitewiseError | ValueError):
+        return 400, "bad_request", str(exc)
+    return 500, "internal_error", f"internal error ({type(exc).__name__}); see the server log"

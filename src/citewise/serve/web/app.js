@@ -38,7 +38,7 @@ const guessLang = (text) => (VI_LETTERS.test(text) ? "vi" : "en");
 // -- API ------------------------------------------------------------------------------------
 const token = () => sessionStorage.getItem("citewise-token") || "";
 
-async function api(method, path, body) {
+async function request(method, path, body) {
   const headers = {};
   if (token()) headers.Authorization = `Bearer ${token()}`;
   let payload;
@@ -48,14 +48,42 @@ async function api(method, path, body) {
     payload = JSON.stringify(body);
   }
   const res = await fetch(path, { method, headers, body: payload });
-  const data = await res.json().catch(() => ({}));
   if (!res.ok) {
+    const data = await res.json().catch(() => ({}));
     if (res.status === 401) $("#token-form").hidden = false;
     const error = new Error(data.error?.message || `${res.status} ${res.statusText}`);
     error.data = data;
     throw error;
   }
-  return data;
+  return res;
+}
+
+async function api(method, path, body) {
+  const res = await request(method, path, body);
+  return res.json().catch(() => ({}));
+}
+
+// POST /ask with "stream": NDJSON lines — each checked sentence as soon as it is written, then the answer
+async function askStreaming(question, onSentence) {
+  const res = await request("POST", "/ask", { question, stream: true });
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    buffer += decoder.decode(value || new Uint8Array(), { stream: !done });
+    let newline;
+    while ((newline = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, newline).trim();
+      buffer = buffer.slice(newline + 1);
+      if (!line) continue;
+      const event = JSON.parse(line);
+      if (event.event === "sentence") onSentence(event);
+      else if (event.event === "answer") return event;
+      else if (event.event === "error") throw new Error(event.message);
+    }
+    if (done) throw new Error(t("error", "the answer stream ended early"));
+  }
 }
 
 function setStatus(message, isError = false) {
@@ -74,7 +102,19 @@ async function ask(event) {
   $("#ask").disabled = true;
   const started = performance.now();
   try {
-    const answer = await api("POST", "/ask", { question });
+    const preview = $("#answer-text");
+    let shown = 0;
+    const answer = await askStreaming(question, (sentence) => {
+      if (shown++ === 0) {  // a model's first checked sentence: show it while the rest is written
+        closeSource();
+        $("#answer").hidden = false;
+        $("#refusal").hidden = true;
+        $("#references-title").hidden = true;
+        $("#references").replaceChildren();
+        preview.replaceChildren();
+      }
+      preview.append(el("span", { class: "sentence preview", text: `${sentence.text} ` }));
+    });
     state.roundTrip = performance.now() - started;
     renderAnswer(answer);
     setStatus("");
