@@ -5,6 +5,7 @@ traversal attempts, and JSON errors everywhere."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -142,15 +143,31 @@ def test_documents_listing_and_one_document(client: TestClient) -> None:
     error_of(client.get(f"/documents/{home['doc_id']}/source", params={"format": "pdf"}), 422)
 
 
+def wait_for_job(client: TestClient, job: str, seconds: float = 60) -> dict[str, Any]:
+    """The job's status once it is done or failed."""
+    deadline = time.monotonic() + seconds
+    while True:
+        status: dict[str, Any] = client.get(f"/jobs/{job}").json()
+        if status["status"] in ("done", "failed"):
+            return status
+        assert time.monotonic() < deadline, status
+        time.sleep(0.05)
+
+
 def test_upload_source_and_delete(make_client: AppFactory, served_index: Path, tmp_path: Path) -> None:
     index = tmp_path / "index"
     import shutil
 
     shutil.copytree(served_index, index)
     with make_client(index=index, rate_burst=1000) as client:
-        created = client.post("/documents", files={"files": ("harbour-club rules.md", POLICY_MD, "text/markdown")})
-        assert created.status_code == 201, created.text
-        [doc] = created.json()["documents"]
+        queued = client.post("/documents", files={"files": ("harbour-club rules.md", POLICY_MD, "text/markdown")})
+        assert queued.status_code == 202, queued.text  # indexed as a job, off the request path
+        job = queued.json()
+        assert job["status"] in ("queued", "running", "done") and job["files"] == ["harbour-club rules.md"]
+        assert queued.headers["location"] == job["status_url"] == f"/jobs/{job['job']}"
+        created = wait_for_job(client, job["job"])
+        assert created["status"] == "done" and created["errors"] == [] and created["finished_at"]
+        [doc] = created["documents"]
         assert doc["status"] == "added" and doc["chunks"] >= 1 and doc["file"] == "harbour-club rules.md"
         stored = index / "uploads" / "harbour-club rules.md"
         assert stored.read_bytes() == POLICY_MD
@@ -158,8 +175,10 @@ def test_upload_source_and_delete(make_client: AppFactory, served_index: Path, t
         listed = {d["doc_id"]: d for d in client.get("/documents").json()}
         assert listed[doc["doc_id"]]["uploaded"] is True
 
-        again = client.post("/documents", files={"files": ("harbour-club rules.md", POLICY_MD, "text/markdown")})
-        assert again.json()["documents"][0]["status"] == "unchanged"
+        again = client.post(
+            "/documents?wait=true", files={"files": ("harbour-club rules.md", POLICY_MD, "text/markdown")}
+        )
+        assert again.status_code == 201 and again.json()["documents"][0]["status"] == "unchanged"
 
         answer = client.post("/ask", json={"question": "How many guests may a member bring to the harbour club?"})
         refs = answer.json()["references"]
@@ -204,7 +223,7 @@ def test_bad_uploads_are_rejected_whole(client: TestClient, served_index: Path) 
 
     # one good file and one corrupt one: nothing is indexed, nothing is kept
     mixed = client.post(
-        "/documents",
+        "/documents?wait=true",
         files=[
             ("files", ("good.md", POLICY_MD, "text/markdown")),
             ("files", ("broken.pdf", b"%PDF-1.7 this is not a pdf", "application/pdf")),
@@ -219,6 +238,16 @@ def test_bad_uploads_are_rejected_whole(client: TestClient, served_index: Path) 
     assert client.get("/documents").json() == before
     uploads = served_index / "uploads"
     assert not uploads.exists() or [p.name for p in uploads.iterdir()] == []
+
+    queued = client.post(  # the same, as a job: it fails, and says why per file
+        "/documents",
+        files=[("files", ("good.md", POLICY_MD, "text/markdown")), ("files", ("empty.txt", b"", "text/plain"))],
+    )
+    failed = wait_for_job(client, queued.json()["job"])
+    assert failed["status"] == "failed" and failed["documents"] == [] and "nothing was indexed" in failed["message"]
+    assert [e["file"] for e in failed["errors"]] == ["empty.txt"]
+    assert client.get("/documents").json() == before
+    error_of(client.get("/jobs/0123456789abcdef"), 404)
 
     twice = client.post(
         "/documents",

@@ -48,9 +48,14 @@ class Store(abc.ABC):
     def generation(self) -> int:
         """A counter that changes whenever documents are added, replaced or removed."""
 
-    @abc.abstractmethod
     def replace_document(self, doc: Document, chunks: list[Chunk], vectors: np.ndarray | None) -> list[str]:
         """Insert ``doc`` atomically, removing any document from the same source; returns removed ids."""
+        return self.replace_documents([(doc, chunks, vectors)])
+
+    @abc.abstractmethod
+    def replace_documents(self, items: list[tuple[Document, list[Chunk], np.ndarray | None]]) -> list[str]:
+        """Insert several documents in one transaction (all or none of them), each replacing any document
+        from the same source; returns the ids removed."""
 
     @abc.abstractmethod
     def delete_document(self, doc_id: str) -> None: ...

@@ -130,12 +130,19 @@ class Corpus:
 
     def add_document(self, doc: Document) -> list[Chunk]:
         """Chunk, embed (reusing cached vectors) and store one parsed document atomically."""
-        chunks = self.chunker.chunk(doc)
-        if not chunks:
-            raise IngestError("no text to index after parsing", doc.source_uri)
-        vectors = self.embed(chunks)
-        self.store.replace_document(doc, chunks, vectors)
-        return chunks
+        return self.add_documents([doc])[0]
+
+    def add_documents(self, docs: list[Document]) -> list[list[Chunk]]:
+        """Chunk and embed every document, then store them all in one transaction: a crash leaves all of
+        them indexed or none."""
+        items = []
+        for doc in docs:
+            chunks = self.chunker.chunk(doc)
+            if not chunks:
+                raise IngestError("no text to index after parsing", doc.source_uri)
+            items.append((doc, chunks, self.embed(chunks)))
+        self.store.replace_documents(items)
+        return [chunks for _, chunks, _ in items]
 
     def embed(self, chunks: list[Chunk]) -> np.ndarray | None:
         if self.embedder is None:

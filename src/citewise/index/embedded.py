@@ -89,93 +89,101 @@ class EmbeddedStore(Store):
     def _tx(self) -> _Tx:
         return _Tx(self.db)
 
-    def replace_document(self, doc: Document, chunks: list[Chunk], vectors: np.ndarray | None) -> list[str]:
-        if vectors is not None:
-            self.cache_vectors([text_hash(c.index_text) for c in chunks], vectors)
+    def replace_documents(self, items: list[tuple[Document, list[Chunk], np.ndarray | None]]) -> list[str]:
+        for _, chunks, vectors in items:
+            if vectors is not None:  # the vector cache is a cache: written ahead, outside the transaction
+                self.cache_vectors([text_hash(c.index_text) for c in chunks], vectors)
         now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        removed: list[str] = []
         with self._tx():
-            old = [
-                r[0]
-                for r in self.db.execute(
-                    "SELECT doc_id FROM documents WHERE source_uri=? OR doc_id=?", (doc.source_uri, doc.doc_id)
-                )
-            ]
-            for d in old:
-                self.db.execute("DELETE FROM documents WHERE doc_id=?", (d,))
-            self.db.execute(
-                "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            for doc, chunks, _ in items:
+                removed += self._write(doc, chunks, now)
+            self._bump()
+        return removed
+
+    def _write(self, doc: Document, chunks: list[Chunk], now: str) -> list[str]:
+        """One document's rows, inside the caller's transaction."""
+        old = [
+            r[0]
+            for r in self.db.execute(
+                "SELECT doc_id FROM documents WHERE source_uri=? OR doc_id=?", (doc.source_uri, doc.doc_id)
+            )
+        ]
+        for d in old:
+            self.db.execute("DELETE FROM documents WHERE doc_id=?", (d,))
+        self.db.execute(
+            "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                doc.doc_id,
+                doc.title,
+                doc.source_uri,
+                doc.lang,
+                doc.fmt,
+                doc.content_hash,
+                doc.doc_type,
+                doc.number,
+                doc.issued,
+                doc.effective,
+                json.dumps(doc.aliases, ensure_ascii=False),
+                doc.text,
+                json.dumps([asdict(p) for p in doc.pages]),
+                json.dumps([asdict(t) for t in doc.tables], ensure_ascii=False),
+                json.dumps(doc.warnings, ensure_ascii=False),
+                "ok",
+                now,
+                PARSER_VERSION,
+            ),
+        )
+        self.db.executemany(
+            "INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [
                 (
                     doc.doc_id,
-                    doc.title,
-                    doc.source_uri,
-                    doc.lang,
-                    doc.fmt,
-                    doc.content_hash,
-                    doc.doc_type,
-                    doc.number,
-                    doc.issued,
-                    doc.effective,
-                    json.dumps(doc.aliases, ensure_ascii=False),
-                    doc.text,
-                    json.dumps([asdict(p) for p in doc.pages]),
-                    json.dumps([asdict(t) for t in doc.tables], ensure_ascii=False),
-                    json.dumps(doc.warnings, ensure_ascii=False),
-                    "ok",
-                    now,
-                    PARSER_VERSION,
-                ),
-            )
-            self.db.executemany(
-                "INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                [
-                    (
-                        doc.doc_id,
-                        n.node_id,
-                        n.kind,
-                        n.number,
-                        n.label,
-                        n.key,
-                        n.heading,
-                        n.char_start,
-                        n.char_end,
-                        n.parent_id,
-                        n.page_start,
-                        n.page_end,
-                        json.dumps(n.aliases, ensure_ascii=False),
-                        json.dumps(n.refs, ensure_ascii=False),
-                        json.dumps(n.xrefs),
-                    )
-                    for n in doc.nodes
-                ],
-            )
-            self.db.executemany(
-                "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                [
-                    (
-                        c.doc_id,
-                        c.chunk_id,
-                        c.node_id,
-                        c.label,
-                        json.dumps(c.path, ensure_ascii=False),
-                        c.header,
-                        c.body,
-                        c.char_start,
-                        c.char_end,
-                        c.lang,
-                        c.source_uri,
-                        c.page_start,
-                        c.page_end,
-                        c.parent,
-                        c.effective,
-                        c.prefix,
-                        c.kind,
-                        c.tokens,
-                        text_hash(c.index_text),
-                    )
-                    for c in chunks
-                ],
-            )
-            self._bump()
+                    n.node_id,
+                    n.kind,
+                    n.number,
+                    n.label,
+                    n.key,
+                    n.heading,
+                    n.char_start,
+                    n.char_end,
+                    n.parent_id,
+                    n.page_start,
+                    n.page_end,
+                    json.dumps(n.aliases, ensure_ascii=False),
+                    json.dumps(n.refs, ensure_ascii=False),
+                    json.dumps(n.xrefs),
+                )
+                for n in doc.nodes
+            ],
+        )
+        self.db.executemany(
+            "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [
+                (
+                    c.doc_id,
+                    c.chunk_id,
+                    c.node_id,
+                    c.label,
+                    json.dumps(c.path, ensure_ascii=False),
+                    c.header,
+                    c.body,
+                    c.char_start,
+                    c.char_end,
+                    c.lang,
+                    c.source_uri,
+                    c.page_start,
+                    c.page_end,
+                    c.parent,
+                    c.effective,
+                    c.prefix,
+                    c.kind,
+                    c.tokens,
+                    text_hash(c.index_text),
+                )
+                for c in chunks
+            ],
+        )
         return [d for d in old if d != doc.doc_id]
 
     def delete_document(self, doc_id: str) -> None:

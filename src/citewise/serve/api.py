@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from urllib.parse import unquote, urlparse
 
 from fastapi import APIRouter, Depends, FastAPI, File, Query, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -23,14 +24,14 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from citewise.assistant.records import AnswerSentence
-from citewise.engine import FROM_SETTINGS
+from citewise.engine import FROM_SETTINGS, Engine
 from citewise.errors import CitewiseError, IngestError, NotFound, StoreError
 from citewise.index.embedder import Embedder
 from citewise.serve.config import ServeSettings
 from citewise.serve.guards import ApiError, BodyLimit, HostOriginGuard, RateLimiter, SecurityHeaders, TokenCheck
 from citewise.serve.streaming import answer_events
-from citewise.serve.uploads import Upload, UploadRejected
-from citewise.serve.worker import Busy, Services, TimedOut, Worker
+from citewise.serve.uploads import Upload, UploadRejected, uploads_folder
+from citewise.serve.worker import Busy, Services, TimedOut, Worker, Writer
 from citewise.settings import Settings
 
 WEB = Path(__file__).parent / "web"
@@ -205,9 +206,9 @@ def _bounded_question(question: str, serve: ServeSettings) -> str:
 
 
 # -- documents ------------------------------------------------------------------------------
-def _document_json(s: Services, doc_id: str | None = None) -> Any:
-    folder = s.uploads.folder.as_uri() + "/"
-    docs = s.engine.store.documents()
+def _document_json(engine: Engine, doc_id: str | None = None) -> Any:
+    folder = uploads_folder(engine.settings).as_uri() + "/"
+    docs = engine.store.documents()
     out = [{**asdict(d), "file": _file_name(d.source_uri), "uploaded": d.source_uri.startswith(folder)} for d in docs]
     if doc_id is None:
         return out
@@ -229,31 +230,45 @@ def _file_name(source_uri: str) -> str:
 def _document_routes(router: APIRouter, worker: Worker, serve: ServeSettings) -> None:
     @router.get("/documents", summary="Indexed documents with their status and warnings")
     async def documents() -> list[dict[str, Any]]:
-        return [_public(d) for d in await worker.run(_document_json)]
+        return [_public(d) for d in await worker.run(lambda s: _document_json(s.engine))]
 
-    @router.post("/documents", summary="Upload and index files (all or nothing)", status_code=201)
+    @router.post(
+        "/documents",
+        summary="Upload files and index them as a job (all or nothing)",
+        status_code=202,
+        response_model=None,
+    )
     async def upload(
         files: Annotated[list[UploadFile], File(description="PDF, DOCX, HTML, Markdown or text files")],
-    ) -> dict[str, Any]:
+        wait: Annotated[
+            bool, Query(description="wait for the job and reply with its documents (201) or its errors")
+        ] = False,
+    ) -> JSONResponse:
         if len(files) > serve.max_files:
             raise ApiError(413, "too_many_files", f"at most {serve.max_files} files per upload")
         uploads = [Upload(f.filename or "", f.file) for f in files]
-
-        def ingest(s: Services) -> dict[str, Any]:
-            results = s.uploads.ingest(uploads)
-            worker.documents = len(s.engine.store.documents())
-            return {"documents": [asdict(r) for r in results]}
-
-        try:
-            return await worker.run(ingest)
+        try:  # names and sizes are checked, and the bytes copied, while the request is read
+            staged = await run_in_threadpool(worker.stage, lambda u: u.stage(uploads))
         finally:
             for f in files:
                 await f.close()
+        job = worker.submit(staged)
+        if not wait:
+            url = f"/jobs/{job.job}"
+            return JSONResponse({**job.to_dict(), "status_url": url}, status_code=202, headers={"Location": url})
+        await worker.wait(job)
+        if job.error is not None:
+            raise job.error
+        return JSONResponse({"job": job.job, "documents": job.documents}, status_code=201)
+
+    @router.get("/jobs/{job_id}", summary="An upload job: queued, running, done (its documents) or failed (why)")
+    async def job_status(job_id: str) -> dict[str, Any]:
+        return worker.job(job_id).to_dict()
 
     @router.get("/documents/{doc_id}", summary="One document: summary and provisions")
     async def document(doc_id: str) -> dict[str, Any]:
         def one(s: Services) -> dict[str, Any]:
-            summary = _document_json(s, doc_id)
+            summary = _document_json(s.engine, doc_id)
             nodes = [n.to_dict() for n in s.engine.store.nodes(doc_id)]
             return {**_public(summary), "nodes": nodes}
 
@@ -261,15 +276,15 @@ def _document_routes(router: APIRouter, worker: Worker, serve: ServeSettings) ->
 
     @router.delete("/documents/{doc_id}", summary="Remove a document (and its uploaded file)")
     async def delete(doc_id: str) -> dict[str, Any]:
-        def remove(s: Services) -> dict[str, Any]:
-            summary = _document_json(s, doc_id)
-            s.engine.store.delete_document(doc_id)
-            s.engine.store.refresh()
-            removed_file = s.uploads.remove_file(summary["source_uri"])
-            worker.documents = len(s.engine.store.documents())
+        def remove(w: Writer) -> dict[str, Any]:
+            summary = _document_json(w.engine, doc_id)
+            w.engine.store.delete_document(doc_id)
+            w.engine.store.refresh()
+            removed_file = w.uploads.remove_file(summary["source_uri"])
+            worker.documents = len(w.engine.store.documents())
             return {"removed": doc_id, "title": summary["title"], "file_removed": removed_file}
 
-        return await worker.run(remove)
+        return await worker.write(remove)
 
     @router.get(
         "/documents/{doc_id}/source",
@@ -312,7 +327,7 @@ def _original_path_or_none(source_uri: str) -> Path | None:
 
 
 def _original_path(s: Services, doc_id: str) -> Path:
-    summary = _document_json(s, doc_id)
+    summary = _document_json(s.engine, doc_id)
     path = _original_path_or_none(summary["source_uri"])
     if path is None:
         raise NotFound(f"the original file of {doc_id} is not available")

@@ -1,7 +1,12 @@
-"""Uploaded files into the index, all or nothing: names checked (a plain file name, an allowed
-type), sizes checked, every file parsed and chunked in a staging folder first; only when all of
-them succeed are they moved to ``<index>/uploads/`` and indexed. One bad file rejects the upload
-with a one-line reason per file, and nothing is indexed."""
+"""Uploaded files into the index, all or nothing, in two steps.
+
+``stage`` (while the request is read): names checked (a plain file name, an allowed type), bytes copied
+into a fresh staging folder with their sizes bounded. ``index`` (a job, off the request path): every file
+parsed and chunked; only when all of them succeed are their documents written in one transaction, and
+only then are the files moved to ``<index>/uploads/``. One bad file rejects the upload with a one-line
+reason per file, and nothing is indexed. A crash leaves either nothing or every document of the upload;
+at the next start a staging folder's files are moved into place when their documents were committed and
+deleted otherwise."""
 
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from citewise.engine import Engine
 from citewise.errors import IngestError, NotFound, TooLarge, UnsafeName, UnsupportedFormat
 from citewise.index.base import DocSummary
 from citewise.ingest import PARSER_VERSION
-from citewise.ingest.loader import load_document
+from citewise.ingest.loader import file_hash, load_document
 from citewise.settings import Settings
 from citewise.types import Document
 
@@ -25,6 +30,11 @@ UPLOADS = "uploads"
 DOCUMENT_TYPES = (".pdf", ".docx", ".html", ".htm", ".md", ".markdown", ".txt")
 """Uploadable types: the document formats. JSONL/JSON record imports stay a ``citewise ingest`` job."""
 MAX_NAME = 200
+
+
+def uploads_folder(settings: Settings) -> Path:
+    """Where uploaded files are kept: ``<index>/uploads``."""
+    return (Path(settings.index) / UPLOADS).resolve()
 
 
 def allowed_types(settings: Settings) -> list[str]:
@@ -87,15 +97,41 @@ def _status(e: IngestError) -> int:
     return 422
 
 
+@dataclass
+class StagedUpload:
+    """An upload's files, named and size-checked, waiting in their staging folder to be indexed."""
+
+    staging: Path
+    names: list[str]
+
+
 class UploadIngester:
     def __init__(self, engine: Engine, max_file_bytes: int) -> None:
         self.store = engine.store
         self.settings = settings = engine.settings
         self.corpus = engine.corpus()
-        self.folder = (Path(settings.index) / UPLOADS).resolve()
-        for leftover in self.folder.glob(".staging-*"):  # an upload cut off by a crash: never committed
-            shutil.rmtree(leftover, ignore_errors=True)
+        self.folder = uploads_folder(settings)
         self.max_file_bytes = min(max_file_bytes, int(settings.ingest.max_file_mb * 1024 * 1024))
+
+    def recover(self) -> list[str]:
+        """Finish or undo the uploads a crash cut off: a staged file whose document was committed (same
+        source, same content hash) is moved into place; every other staged file is deleted. Returns the
+        names moved into place."""
+        moved: list[str] = []
+        for staging in self.folder.glob(".staging-*"):
+            for path in staging.iterdir() if staging.is_dir() else []:
+                final = self.folder / path.name
+                known = self.store.by_source(final.as_uri())
+                if (
+                    known is not None
+                    and not final.exists()
+                    and path.is_file()
+                    and file_hash(path) == known.content_hash
+                ):
+                    path.replace(final)
+                    moved.append(path.name)
+            shutil.rmtree(staging, ignore_errors=True)
+        return moved
 
     def check_names(self, names: list[str]) -> list[str]:
         """Validate names before any byte is stored; raises ``UploadRejected`` listing every bad one."""
@@ -114,24 +150,40 @@ class UploadIngester:
         return clean
 
     def ingest(self, uploads: list[Upload]) -> list[UploadedDocument]:
+        """``stage`` then ``index``, in one call."""
+        return self.index(self.stage(uploads))
+
+    def stage(self, uploads: list[Upload]) -> StagedUpload:
+        """Check the names and copy the bytes (bounded) into a new staging folder."""
         names = self.check_names([u.name for u in uploads])
         self.folder.mkdir(parents=True, exist_ok=True)
         staging = self.folder / f".staging-{secrets.token_hex(8)}"
         staging.mkdir()
-        try:
-            parsed = self._stage_and_parse(uploads, names, staging)
-            return self._commit(parsed, staging)
-        finally:
+        errors: list[IngestError] = []
+        for upload, name in zip(uploads, names, strict=True):
+            try:
+                self._copy_bounded(upload.data, staging / name, name)
+            except IngestError as e:
+                errors.append(e)
+        if errors:
             shutil.rmtree(staging, ignore_errors=True)
+            raise UploadRejected(errors, len(uploads))
+        return StagedUpload(staging, names)
 
-    def _stage_and_parse(self, uploads: list[Upload], names: list[str], staging: Path) -> list[tuple[str, Document]]:
+    def index(self, staged: StagedUpload) -> list[UploadedDocument]:
+        """Parse every staged file, then commit all documents at once and move the files into place."""
+        try:
+            parsed = self._parse(staged)
+            return self._commit(parsed, staged.staging)
+        finally:
+            shutil.rmtree(staged.staging, ignore_errors=True)
+
+    def _parse(self, staged: StagedUpload) -> list[tuple[str, Document]]:
         errors: list[IngestError] = []
         parsed: list[tuple[str, Document]] = []
-        for upload, name in zip(uploads, names, strict=True):
-            path = staging / name
+        for name in staged.names:
             try:
-                self._copy_bounded(upload.data, path, name)
-                doc = load_document(path, self.settings.ingest)
+                doc = load_document(staged.staging / name, self.settings.ingest)
                 if not self.corpus.chunker.chunk(doc):
                     raise IngestError("no text to index after parsing", name)
                 parsed.append((name, doc))
@@ -141,7 +193,7 @@ class UploadIngester:
             except Exception as e:  # a parser bug: report it like bad input, keep the upload atomic
                 errors.append(IngestError(f"internal error while parsing ({type(e).__name__}: {str(e)[:160]})", name))
         if errors:
-            raise UploadRejected(errors, len(uploads))
+            raise UploadRejected(errors, len(staged.names))
         return parsed
 
     def _copy_bounded(self, data: BinaryIO, path: Path, name: str) -> None:
@@ -155,6 +207,7 @@ class UploadIngester:
 
     def _commit(self, parsed: list[tuple[str, Document]], staging: Path) -> list[UploadedDocument]:
         results: list[UploadedDocument] = []
+        changed: list[tuple[str, Document, DocSummary | None]] = []
         for name, doc in parsed:
             final = self.folder / name
             if final.resolve().parent != self.folder:  # belt and braces: safe_filename already ensures it
@@ -164,12 +217,15 @@ class UploadIngester:
             if known is not None and known.content_hash == doc.content_hash and known.parser == PARSER_VERSION:
                 results.append(UploadedDocument(name, known.doc_id, known.title, "unchanged", known.chunks))
                 continue
-            (staging / name).replace(final)
-            chunks = self.corpus.add_document(doc)
+            changed.append((name, doc, known))
+        chunked = self.corpus.add_documents([doc for _, doc, _ in changed]) if changed else []
+        for (name, doc, known), chunks in zip(changed, chunked, strict=True):
+            (staging / name).replace(self.folder / name)  # after the commit: no file without its document
             status = "replaced" if known is not None else "added"
             results.append(UploadedDocument(name, doc.doc_id, doc.title, status, len(chunks), doc.warnings))
         self.store.refresh()
-        return results
+        order = {name: i for i, (name, _) in enumerate(parsed)}
+        return sorted(results, key=lambda r: order[r.file])
 
     def _by_id(self, doc_id: str) -> DocSummary | None:
         try:

@@ -346,7 +346,13 @@ async function upload(event) {
   const out = $("#upload-result");
   out.textContent = t("uploading");
   try {
-    const result = await api("POST", "/documents", form);
+    const job = await api("POST", "/documents", form); // 202: indexed as a job, polled below
+    const result = await finished(job);
+    if (result.status === "failed") {
+      const error = new Error(result.message);
+      error.data = { error: { files: result.errors } };
+      throw error;
+    }
     const items = result.documents.map((d) =>
       el("li", { text: `${d.file}: ${t(d.status)} — ${d.title} (${d.chunks} ${t("chunks")})` }),
     );
@@ -358,6 +364,16 @@ async function upload(event) {
     out.replaceChildren(el("p", { class: "bad", text: t("error", e.message) }), el("ul", {}, ...items));
   }
   await loadDocuments();
+}
+
+// an upload job's status, polled until it is done or failed (questions are answered meanwhile)
+async function finished(job) {
+  let status = job;
+  for (let wait = 250; status.status === "queued" || status.status === "running"; wait = Math.min(wait * 1.5, 2000)) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    status = await api("GET", `/jobs/${encodeURIComponent(job.job)}`);
+  }
+  return status;
 }
 
 async function removeDocument(d) {
