@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import unicodedata
 from pathlib import Path
 
 import pytest
@@ -15,53 +14,9 @@ from citewise.index.embedded import EmbeddedStore
 from citewise.ingest.decode import decode_text
 from citewise.ingest.loader import load_document
 from citewise.settings import IngestSettings, Settings
+from tests.helpers.badfiles import blank_pdf, encode, encrypted_pdf
 
 VI = "Điều 1. Phạm vi điều chỉnh\n1. Quy tắc này quy định về bảo hiểm nhà ở tư nhân.\n2. Người được bảo hiểm phải thông báo trong 14 ngày."
-
-
-def encode(text: str, encoding: str) -> bytes:
-    """Encode as a real file in that encoding would be; cp1258 writes tone marks as combining characters."""
-    if encoding != "cp1258":
-        return text.encode(encoding)
-    out = bytearray()
-    for ch in text:
-        if ch.encode("cp1258", errors="replace") != b"?" or ch == "?":
-            out += ch.encode("cp1258")
-            continue
-        nfd = unicodedata.normalize("NFD", ch)
-        for split in range(len(nfd), 0, -1):
-            head = unicodedata.normalize("NFC", nfd[:split])
-            try:
-                out += head.encode("cp1258") + nfd[split:].encode("cp1258")
-                break
-            except UnicodeEncodeError:
-                continue
-        else:
-            raise UnicodeEncodeError("cp1258", ch, 0, 1, "not encodable")
-    return bytes(out)
-
-
-def blank_pdf(path: Path, pages: int = 2) -> Path:
-    import pypdfium2 as pdfium
-
-    pdf = pdfium.PdfDocument.new()
-    for _ in range(pages):
-        pdf.new_page(595, 842)
-    pdf.save(str(path))
-    pdf.close()
-    return path
-
-
-def encrypted_pdf(path: Path) -> Path:
-    from fpdf import FPDF
-
-    pdf = FPDF()
-    pdf.set_encryption(owner_password="owner", user_password="secret")
-    pdf.add_page()
-    pdf.set_font("helvetica", size=12)
-    pdf.cell(text="Confidential policy wording")
-    pdf.output(str(path))
-    return path
 
 
 @pytest.fixture()
@@ -149,6 +104,11 @@ def test_oversized_file_is_refused_before_reading(tmp_path: Path) -> None:
         ("x.odt", b"garbage", UnsupportedFormat),
         ("x.md", b"   \n\n  ", EmptyDocument),
         ("x.html", b"<html><body><nav>menu</nav></body></html>", EmptyDocument),
+        (
+            "deep.html",
+            b"<html><body>" + b"<div>" * 100_000 + b"Rule." + b"</div>" * 100_000 + b"</body></html>",
+            CorruptFile,
+        ),
     ],
 )
 def test_error_types(tmp_path: Path, name: str, data: bytes, error: type[IngestError]) -> None:

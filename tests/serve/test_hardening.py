@@ -8,7 +8,6 @@ import json
 import resource
 import subprocess
 import sys
-import zipfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,21 +21,11 @@ from citewise.cli.commands import printable
 from citewise.errors import CorruptFile, TooLarge
 from citewise.ingest.loader import load_document
 from citewise.serve.config import ServeSettings
+from tests.helpers.badfiles import zip_bomb
 from tests.serve.processes import running_server
 
 TOKEN = "tok-hardening"
 REVIEWER = "tok-reviewer"
-
-
-def zip_bomb(path: Path, mib: int = 200) -> Path:
-    """A DOCX whose one part inflates to ``mib`` MiB of zeros (a few hundred KB on disk)."""
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types/>')
-        with z.open("word/document.xml", "w") as fh:
-            block = b"\0" * (1 << 20)
-            for _ in range(mib):
-                fh.write(block)
-    return path
 
 
 def test_a_zip_bomb_is_refused_before_it_is_parsed_and_memory_stays_flat(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ import hashlib
 import zipfile
 from pathlib import Path
 
-from citewise.errors import EmptyDocument, IngestError, TooLarge
+from citewise.errors import CorruptFile, EmptyDocument, IngestError, TooLarge
 from citewise.ingest.base import PageCallback, parser_for
 from citewise.ingest.metadata import extract_metadata, guess_title
 from citewise.ingest.structure import build_structure
@@ -82,5 +82,7 @@ def load_document(path: Path, settings: IngestSettings | None = None, on_page: P
     except IngestError as e:
         e.source = e.source or str(path)
         raise
-    except (OSError, ValueError, RecursionError, MemoryError) as e:
+    except RecursionError as e:  # structure nested beyond what the parser walks (an HTML page 100,000 deep)
+        raise CorruptFile("nested too deeply to read (thousands of levels of elements)", str(path)) from e
+    except (OSError, ValueError, MemoryError) as e:
         raise IngestError(f"cannot read ({type(e).__name__}: {str(e)[:120]})", str(path)) from e
