@@ -19,6 +19,7 @@ from citewise.index.corpus import Corpus
 from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import Embedder
 from citewise.ingest import PARSER_VERSION
+from citewise.ingest.loader import load_document
 from citewise.settings import Settings
 
 
@@ -135,6 +136,31 @@ def test_changed_file_replaces_its_document_and_reuses_cached_vectors(
     third = corpus.ingest([folder], sync=True)
     assert len(third.removed) == 1 and store.by_source(md.resolve().as_uri()) is None
     assert store.check() == []
+
+
+def test_documents_are_searchable_before_their_vectors_and_embedding_resumes(
+    store: EmbeddedStore, samples: Path, embedder: Embedder, tmp_path: Path
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    md = folder / "rules.md"
+    text = (samples / "quy-tac-bao-hiem-du-lich-vi.md").read_text(encoding="utf-8")
+    md.write_text(text.replace("Quy tắc", "Điều lệ câu lạc bộ thuyền buồm"), encoding="utf-8")  # no cached vectors
+    counting = CountingEmbedder(embedder)
+    corpus = Corpus(store, counting, Settings(index=store.folder))
+    [chunks] = corpus.add_documents([load_document(md)], embed=False)  # stored, not embedded
+    done, total = store.embedding_progress()
+    assert done < total and counting.calls == 0
+    query = embedder.query("câu lạc bộ thuyền buồm")
+    assert store.lexical_search("câu lạc bộ thuyền buồm", k=1)  # searchable at once, lexically
+    assert store.vector_search(query, k=1) == []  # no dense search while vectors are missing
+    assert corpus.embed_pending(batch=4, limit=4) == 4  # a slice, as an ingest killed after it leaves it
+    assert store.embedding_progress()[0] == done + 4 and store.vector_search(query, k=1) == []
+    state = store.state()
+    assert corpus.embed_pending() == total - done - 4 and counting.calls == total - done
+    assert store.embedding_progress() == (total, total) and store.state() != state
+    assert store.vector_search(query, k=1)  # dense search is back once every chunk has a vector
+    assert len(chunks) >= 4
 
 
 def test_killed_ingest_leaves_a_consistent_store(tmp_path: Path, samples: Path) -> None:

@@ -37,7 +37,8 @@ def test_serve_prints_its_address_and_serves_with_the_token(fresh_index: Path) -
                 assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
                 assert time.monotonic() < deadline, "the server did not come up"
                 time.sleep(0.2)
-        assert health == {"status": "ok", "documents": 7, "auth": True}
+        assert health["embedding"]["done"] == health["embedding"]["total"]
+        assert {k: v for k, v in health.items() if k != "embedding"} == {"status": "ok", "documents": 7, "auth": True}
         assert httpx.get(f"{base}/documents").status_code == 401
         docs = httpx.get(f"{base}/documents", headers={"Authorization": "Bearer tok-123"}).json()
         assert len(docs) == 7

@@ -57,6 +57,7 @@ def list_documents(index: IndexOpt = None, as_json: JsonOpt = False) -> None:
     settings = _settings(index)
     with _open(settings, dense=False) as engine:
         docs = engine.documents()
+        done, total = engine.store.embedding_progress()
     if as_json:
         _emit([asdict(d) for d in docs])
         return
@@ -66,6 +67,11 @@ def list_documents(index: IndexOpt = None, as_json: JsonOpt = False) -> None:
             d.doc_id[:12], d.title, d.doc_type or "", d.number or "", d.lang, str(d.provisions), str(d.chunks), d.status
         )
     out.print(table)
+    if done < total and settings.store.embedder not in ("none", ""):
+        out.print(
+            f"embedding: {done} of {total} chunk texts have vectors; search is lexical until all do "
+            "(`citewise ingest` again resumes it)"
+        )
 
 
 def _node_text(doc: Document, node: Node) -> str:

@@ -48,6 +48,11 @@ class Store(abc.ABC):
     def generation(self) -> int:
         """A counter that changes whenever documents are added, replaced or removed."""
 
+    def state(self) -> tuple[int, ...]:
+        """What a search result depends on: changes whenever a search may find something else (documents
+        written, or vectors added so that dense search starts)."""
+        return (self.generation(),)
+
     def replace_document(self, doc: Document, chunks: list[Chunk], vectors: np.ndarray | None) -> list[str]:
         """Insert ``doc`` atomically, removing any document from the same source; returns removed ids."""
         return self.replace_documents([(doc, chunks, vectors)])
@@ -109,6 +114,14 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def cache_vectors(self, hashes: list[str], vectors: np.ndarray) -> None:
         """Keep vectors in the embedding cache under their chunk-text hashes."""
+
+    @abc.abstractmethod
+    def pending_embeddings(self, limit: int = 64) -> list[tuple[str, str]]:
+        """Up to ``limit`` chunk texts stored without a vector, as (text hash, text): the embedding queue."""
+
+    @abc.abstractmethod
+    def embedding_progress(self) -> tuple[int, int]:
+        """(distinct chunk texts with a vector, distinct chunk texts): dense search works when they are equal."""
 
     @abc.abstractmethod
     def refresh(self) -> None:

@@ -91,6 +91,8 @@ class Corpus:
                 bar.advance()
         if sync:
             report.removed.extend(self._remove_missing(paths, seen))
+        self.store.refresh()  # searchable (lexically) from here on
+        self.embed_pending()
         self.store.refresh()
         return report
 
@@ -121,7 +123,7 @@ class Corpus:
             if known is not None and known.content_hash == doc.content_hash and known.parser == PARSER_VERSION:
                 report.skipped.append(doc.source_uri)
                 continue
-            self.add_document(doc)
+            self.add_documents([doc], embed=False)
             (report.replaced if known is not None else report.added).append(
                 f"{path}" if len(docs) == 1 else doc.source_uri
             )
@@ -132,29 +134,64 @@ class Corpus:
         """Chunk, embed (reusing cached vectors) and store one parsed document atomically."""
         return self.add_documents([doc])[0]
 
-    def add_documents(self, docs: list[Document]) -> list[list[Chunk]]:
-        """Chunk and embed every document, then store them all in one transaction: a crash leaves all of
-        them indexed or none."""
+    def add_documents(self, docs: list[Document], embed: bool = True) -> list[list[Chunk]]:
+        """Chunk every document, then store them all in one transaction: a crash leaves all of them indexed
+        or none. ``embed=False``: stored at once for lexical search, their vectors left to ``embed_pending``
+        (the vectors already known — cached, or shipped with the sample corpus — are used at once)."""
         items = []
         for doc in docs:
             chunks = self.chunker.chunk(doc)
             if not chunks:
                 raise IngestError("no text to index after parsing", doc.source_uri)
-            items.append((doc, chunks, self.embed(chunks)))
+            if embed:
+                items.append((doc, chunks, self.embed(chunks)))
+            else:
+                self._seeded([text_hash(c.index_text) for c in chunks])
+                items.append((doc, chunks, None))
         self.store.replace_documents(items)
         return [chunks for _, chunks, _ in items]
+
+    def embed_pending(self, batch: int | None = None, limit: int | None = None) -> int:
+        """Embed the chunks stored without a vector (the queue in the index: an ingest killed while embedding
+        resumes here), ``batch`` at a time, at most ``limit`` of them; returns how many were embedded."""
+        if self.embedder is None:
+            return 0
+        done, total = self.store.embedding_progress()
+        bar = self.progress.task("embeddings", total - done)
+        size = batch or self.settings.store.embed_batch
+        embedded = 0
+        while limit is None or embedded < limit:
+            pending = self.store.pending_embeddings(size if limit is None else min(size, limit - embedded))
+            if not pending:
+                break
+            hashes = [h for h, _ in pending]
+            seeded = self._seeded(hashes)
+            todo = [(h, t) for h, t in pending if h not in seeded]
+            if todo:
+                vecs = self.embedder.passages([t for _, t in todo])
+                self.store.cache_vectors([h for h, _ in todo], vecs)
+            embedded += len(pending)
+            bar.advance(len(pending))
+        return embedded
+
+    def _seeded(self, hashes: list[str]) -> set[str]:
+        """Cache the shipped vectors of these chunk texts (when not cached yet); returns the hashes seeded."""
+        if not self.seed:
+            return set()
+        wanted = [h for h in dict.fromkeys(hashes) if h in self.seed]
+        cached = self.store.cached_vectors(wanted) if wanted else {}
+        new = [h for h in wanted if h not in cached]
+        if new:
+            self.store.cache_vectors(new, np.stack([self.seed[h] for h in new]).astype(np.float32))
+        return set(wanted)
 
     def embed(self, chunks: list[Chunk]) -> np.ndarray | None:
         if self.embedder is None:
             return None
         texts = [c.index_text for c in chunks]
         hashes = [text_hash(t) for t in texts]
+        self._seeded(hashes)
         cached = self.store.cached_vectors(hashes)
-        seeded = [h for h in dict.fromkeys(hashes) if h not in cached and h in self.seed]
-        if seeded:
-            vecs = np.stack([self.seed[h] for h in seeded]).astype(np.float32)
-            self.store.cache_vectors(seeded, vecs)
-            cached.update(zip(seeded, vecs, strict=True))
         todo = [i for i, h in enumerate(hashes) if h not in cached]
         bar = self.progress.task("embeddings", len(todo))
         batch = self.settings.store.embed_batch

@@ -50,10 +50,13 @@ class EmbeddedStore(Store):
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA synchronous=NORMAL")
         migrate(self.db)
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('embedded', '0')")
         self._lexical: LexicalIndex | None = None
         self._vectors: VectorIndex | None = None
         self._lexical_gen = -1
-        self._vectors_gen = -1
+        self._vectors_key = (-1, -1)
+        self._vectors_missing = False
+        """Some chunks had no vector when the dense index was last looked at (same key): no dense search."""
 
     # -- writing -------------------------------------------------------------------------
     def generation(self) -> int:
@@ -63,6 +66,7 @@ class EmbeddedStore(Store):
         self.db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key='generation'")
         self._lexical = None
         self._vectors = None
+        self._vectors_missing = False
 
     def cache_vectors(self, hashes: list[str], vectors: np.ndarray) -> None:
         with self._tx():
@@ -73,6 +77,32 @@ class EmbeddedStore(Store):
                     for h, v in zip(hashes, vectors, strict=True)
                 ],
             )
+            self.db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key='embedded'")
+
+    def pending_embeddings(self, limit: int = 64) -> list[tuple[str, str]]:
+        rows = self.db.execute(
+            "SELECT c.text_hash, c.header, c.prefix, c.body FROM chunks c WHERE NOT EXISTS "
+            "(SELECT 1 FROM embeddings e WHERE e.text_hash = c.text_hash AND e.model = ?) "
+            "GROUP BY c.text_hash ORDER BY MIN(c.rowid) LIMIT ?",
+            (self.model, limit),
+        ).fetchall()
+        return [(r["text_hash"], "\n".join(x for x in (r["header"], r["prefix"], r["body"]) if x)) for r in rows]
+
+    def embedding_progress(self) -> tuple[int, int]:
+        total = self.db.execute("SELECT COUNT(DISTINCT text_hash) FROM chunks").fetchone()[0]
+        done = self.db.execute(
+            "SELECT COUNT(DISTINCT c.text_hash) FROM chunks c JOIN embeddings e "
+            "ON e.text_hash = c.text_hash AND e.model = ?",
+            (self.model,),
+        ).fetchone()[0]
+        return int(done), int(total)
+
+    def state(self) -> tuple[int, ...]:
+        return (self.generation(), self._embedded())
+
+    def _embedded(self) -> int:
+        """A counter that changes whenever vectors are cached (the dense index may become complete)."""
+        return int(self.db.execute("SELECT value FROM meta WHERE key='embedded'").fetchone()[0])
 
     def count_chunks(self, doc_id: str) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM chunks WHERE doc_id=?", (doc_id,)).fetchone()[0])
@@ -365,18 +395,21 @@ class EmbeddedStore(Store):
         return self._lexical
 
     def _vector_index(self) -> VectorIndex | None:
+        """The dense index, or ``None`` while some chunks wait for their vectors (lexical search only)."""
         gen = self.generation()
-        if self._vectors_gen != gen:
-            self._vectors, self._vectors_gen = None, gen
-        if self._vectors is None:
+        key = (gen, self._embedded())
+        if self._vectors_key != key:
+            self._vectors, self._vectors_key, self._vectors_missing = None, key, False
+        if self._vectors is None and not self._vectors_missing:
             self._vectors = VectorIndex.load(self.folder / "vectors", gen, self.model)
-        if self._vectors is None:
+        if self._vectors is None and not self._vectors_missing:
             listing = self.db.execute(
                 "SELECT doc_id, chunk_id, text_hash FROM chunks ORDER BY doc_id, chunk_id"
             ).fetchall()
             cache = self.cached_vectors([r["text_hash"] for r in listing])
             if listing and len(cache) < len({r["text_hash"] for r in listing}):
-                return None  # some chunks were stored without vectors: no dense search
+                self._vectors_missing = True  # looked at once per change, not at every search
+                return None
             rows = [(r["doc_id"], r["chunk_id"]) for r in listing]
             dim = next(iter(cache.values())).shape[0] if cache else 0
             matrix = np.stack([cache[r["text_hash"]] for r in listing]) if listing else np.zeros((0, dim), np.float32)

@@ -35,7 +35,7 @@ class Retriever:
         self.settings = settings or RetrieveSettings()
         self.resolver = ReferenceResolver(store)
         self.clock = clock
-        self._cache: OrderedDict[tuple[str, int], tuple[int, SearchResult]] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int], tuple[tuple[int, ...], SearchResult]] = OrderedDict()
 
     def _title(self, doc_id: str) -> str:
         return self.resolver.titles().get(doc_id, doc_id)
@@ -48,15 +48,15 @@ class Retriever:
             return self._search(question, k)
         t0 = self.clock()
         key = (" ".join(question.split()), k)
-        generation = self.store.generation()
+        state = self.store.state()
         hit = self._cache.get(key)
-        if hit is not None and hit[0] == generation:
+        if hit is not None and hit[0] == state:
             self._cache.move_to_end(key)
             result = copy.deepcopy(hit[1])
             result.timings = {"cache": (self.clock() - t0) * 1000, "total": (self.clock() - t0) * 1000}
             return result
         result = self._search(question, k)
-        self._cache[key] = (generation, copy.deepcopy(result))
+        self._cache[key] = (state, copy.deepcopy(result))
         while len(self._cache) > self.settings.cache:
             self._cache.popitem(last=False)
         return result

@@ -348,7 +348,13 @@ def _page_routes(app: FastAPI, worker: Worker) -> None:
 
     @app.get("/healthz", summary="Liveness: the server is up and the index is open")
     async def healthz() -> dict[str, Any]:
-        return {"status": "ok", "documents": worker.documents, "auth": bool(app.state.serve.token)}
+        done, total = worker.embedding
+        return {
+            "status": "ok",
+            "documents": worker.documents,
+            "auth": bool(app.state.serve.token),
+            "embedding": {"done": done, "total": total},
+        }
 
 
 # -- errors -----------------------------------------------------------------------------------

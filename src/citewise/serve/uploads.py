@@ -218,7 +218,7 @@ class UploadIngester:
                 results.append(UploadedDocument(name, known.doc_id, known.title, "unchanged", known.chunks))
                 continue
             changed.append((name, doc, known))
-        chunked = self.corpus.add_documents([doc for _, doc, _ in changed]) if changed else []
+        chunked = self.corpus.add_documents([doc for _, doc, _ in changed], embed=False) if changed else []
         for (name, doc, known), chunks in zip(changed, chunked, strict=True):
             (staging / name).replace(self.folder / name)  # after the commit: no file without its document
             status = "replaced" if known is not None else "added"

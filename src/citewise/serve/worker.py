@@ -11,6 +11,7 @@ import asyncio
 import collections
 import datetime as dt
 import functools
+import logging
 import math
 import secrets
 import threading
@@ -30,6 +31,7 @@ from citewise.serve.uploads import StagedUpload, UploadedDocument, UploadIngeste
 from citewise.settings import Settings
 
 T = TypeVar("T")
+log = logging.getLogger("citewise.serve")
 
 
 class Services:
@@ -142,6 +144,8 @@ class Worker:
         """Upload jobs by id: the unfinished ones and the last 100 finished."""
         self.documents = 0
         """Documents in the index as of the last write seen (for /healthz, which never waits)."""
+        self.embedding = (0, 0)
+        """(chunk texts with a vector, chunk texts) as of the writer's last look (for /healthz)."""
 
     async def start(self) -> None:
         shared = (
@@ -151,6 +155,7 @@ class Worker:
         def build_writer() -> Writer:
             writer = Writer(self.settings, shared, self.max_upload_bytes)
             writer.uploads.recover()  # uploads a crash cut off: finished or undone before anything is read
+            self._embed_later(writer)  # vectors a killed ingest or upload left to embed
             return writer
 
         def build() -> Services:
@@ -238,6 +243,7 @@ class Worker:
                 job.documents = [asdict(r) for r in results]
                 job.status = "done"
                 self.documents = len(writer.engine.store.documents())
+                self._embed_later(writer)
             finally:
                 job.finished_at = _now()
 
@@ -256,6 +262,29 @@ class Worker:
             except TimeoutError:
                 raise TimedOut(self.deadline_s) from None
         return job
+
+    def _embed_later(self, writer: Writer, slice_size: int = 32) -> None:
+        """Embed the chunks waiting for vectors a slice at a time in the writer thread, so that uploads and
+        removals submitted meanwhile run between slices; dense search starts once all are embedded."""
+        if writer.uploads.corpus.embedder is None:
+            return
+        self.embedding = writer.engine.store.embedding_progress()
+        if self.embedding[0] >= self.embedding[1]:
+            return
+
+        def some(w: Writer) -> None:
+            try:
+                w.uploads.corpus.embed_pending(limit=slice_size)
+            except Exception:  # a failing embedder must not kill the writer; the queue stays in the index
+                log.exception("embedding in the background failed; it resumes at the next upload or start")
+                return
+            self.embedding = w.engine.store.embedding_progress()
+            if self.embedding[0] < self.embedding[1]:
+                self.writer_executor.submit(some, w)
+            else:
+                w.engine.store.refresh()  # build and save the dense index for the reader to load
+
+        self.writer_executor.submit(some, writer)
 
     def job(self, job_id: str) -> Job:
         try:
