@@ -191,10 +191,24 @@ def test_documents_tab_uploads_and_reports_errors(page: Any, tmp_path: Path) -> 
     page.wait_for_selector("#upload-result .ok")
     assert "club-rules.md: added" in page.inner_text("#upload-result")
     expect(page.locator("#documents tbody tr[data-doc]")).to_have_count(8)
+    expect(page.locator("#embedding")).to_be_hidden(timeout=60_000)  # its vectors follow in the background
 
     page.click("#tab-log")
     page.wait_for_selector("#log tbody tr[data-answer]")
     assert page.locator("#log tbody tr[data-answer]").count() >= 1
+
+
+def test_documents_tab_shows_background_embedding_progress(page: Any) -> None:
+    state = {"done": 40, "total": 107}
+
+    def healthz(route: Any) -> None:
+        route.fulfill(json={"status": "ok", "auth": False, "embedding": dict(state)})
+
+    page.route("**/healthz", healthz)
+    page.click("#tab-documents")
+    expect(page.locator("#embedding")).to_have_text(re.compile(r"40 of 107 passages ready"))
+    state["done"] = 107
+    expect(page.locator("#embedding")).to_be_hidden(timeout=10_000)
 
 
 def test_api_docs_page_reads_the_schema_offline(page: Any, server: str) -> None:

@@ -335,6 +335,25 @@ async function loadDocuments() {
   } catch (e) {
     body.replaceChildren(el("tr", {}, el("td", { colspan: "8", class: "bad", text: t("error", e.message) })));
   }
+  showEmbedding();
+}
+
+// documents are searchable by words at once; their vectors are computed in the background (GET /healthz)
+let embeddingTimer = null;
+async function showEmbedding() {
+  clearTimeout(embeddingTimer);
+  const line = $("#embedding");
+  try {
+    const { embedding } = await (await fetch("/healthz")).json();
+    const busy = embedding && embedding.done < embedding.total;
+    line.hidden = !busy;
+    if (busy) {
+      line.textContent = t("embedding", embedding.done, embedding.total);
+      embeddingTimer = setTimeout(showEmbedding, 2000);
+    }
+  } catch {
+    line.hidden = true;
+  }
 }
 
 async function upload(event) {
