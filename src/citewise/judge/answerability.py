@@ -150,10 +150,12 @@ class TieredJudge(AnswerabilityJudge):
         band: tuple[float, float] = (0.0, 1.01),
         top: int = 3,
         mix: float = 0.0,
+        name: str = "tiered",
     ) -> None:
         self.fast, self.pair = fast, pair
         self.thresholds = thresholds
         self.band, self.top, self.mix = band, top, mix
+        self.name = name
 
     def threshold(self, lang: str) -> float:
         return self.thresholds.get(lang, self.thresholds.get("en", 0.5))
@@ -197,9 +199,34 @@ def span_of(c: Candidate, qtype: str) -> AnswerSpan:
     return AnswerSpan(c.evidence, c.start, c.end, c.text, answer_start=s, answer_end=e)
 
 
+def shipped_tiered(kind: str = "tiered", directory: Path | None = None) -> TieredJudge:
+    """The pair classifier shipped in ``judge/weights/`` used as its manifest says (chosen on dev data):
+    ``pair`` — it decides alone on the fast tier's best sentences; ``tiered`` — the fast tier first, the pair
+    classifier inside the unsure band, scores mixed."""
+    from citewise.errors import MissingDependency
+    from citewise.judge.pair import PairClassifier
+
+    clf = PairClassifier(directory)
+    cfg = clf.manifest.get("judges", {}).get(kind)
+    if cfg is None:
+        raise MissingDependency(f"a '{kind}' entry in the pair classifier's manifest", purpose=f"the {kind} judge")
+    band = (float(cfg["band"][0]), float(cfg["band"][1]))
+    thresholds = {k: float(v) for k, v in cfg["thresholds"].items()}
+    return TieredJudge(FeatureJudge(), clf, thresholds, band, int(cfg["top"]), float(cfg["mix"]), name=kind)
+
+
+def pair_judge(directory: Path | None = None) -> TieredJudge:
+    """The pair classifier on the fast tier's best sentences, deciding alone."""
+    return shipped_tiered("pair", directory)
+
+
 JUDGES: Registry[AnswerabilityJudge] = Registry(
     "answerability judge",
-    {"features": "citewise.judge.answerability:FeatureJudge"},
+    {
+        "features": "citewise.judge.answerability:FeatureJudge",
+        "pair": "citewise.judge.answerability:pair_judge",
+        "tiered": "citewise.judge.answerability:shipped_tiered",
+    },
     group="citewise.judges",
 )
 """Answerability judges by name; a plugin adds one under the entry-point group ``citewise.judges``."""

