@@ -70,6 +70,15 @@ class RetrieveSettings(_Section):
     "Chương II") must not fill the results with its every chunk (ObliQA: up to 14)."""
     rerank: bool = False
     """Citation-aware rerank (exact reference, context similarity, proximity)."""
+    wording: Literal["off", "keep", "terms", "drop"] = "terms"
+    """What the lexical ranker searches of an everyday question (``retrieve.wording``): greetings,
+    thanks and particles dropped and the question sentence kept, with the story before it kept whole
+    (``keep``), reduced to its legal terms and figures (``terms``) or dropped (``drop``); ``off``: the
+    question as typed. Questions naming a provision or a document are never rewritten; the dense
+    ranker always sees the question as typed."""
+    synonyms: bool = True
+    """With ``wording``: add the legal wording of spoken forms ("sổ đỏ", "bị đuổi việc", "got fired")
+    to the lexical query (``retrieve.synonyms``)."""
     rerank_weight: float = 0.3
     xrefs: bool = True
     """Add the provisions a chosen provision refers to as supporting evidence."""

@@ -143,6 +143,29 @@ def load(name: str, data: Path | None = None) -> BenchSet:
     raise NotFound(f"unknown benchmark set {name!r} (known: {', '.join(NAMES)})")
 
 
+def natural(path: Path, data: Path | None = None) -> list[BenchSet]:
+    """A natural-question file (``bench/sets/natural_*.jsonl``: one ``{id, question, gold: [[doc,
+    unit], ...], lang, corpus, source}`` per line) as one set per corpus it names: the corpus loaded
+    as ``load`` loads it, with these questions instead of its own (the set keeps the corpus's name,
+    so the cached benchmark index of that corpus is reused)."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    out: list[BenchSet] = []
+    for corpus in dict.fromkeys(str(r["corpus"]) for r in rows):
+        base = load(corpus, data)
+        mine = [r for r in rows if r["corpus"] == corpus]
+        questions = [
+            GoldQuestion(str(r["id"]), str(r["question"]), frozenset((str(d), str(u)) for d, u in r["gold"]))
+            for r in mine
+        ]
+        missing = sorted({g for q in questions for g in q.gold} - set(base.raw))
+        if missing:
+            raise NotFound(f"{path.name}: gold not in {corpus}: {', '.join('/'.join(g) for g in missing[:5])}")
+        lang = str(mine[0].get("lang") or base.lang)
+        note = f"{len(questions)} questions of {path.name} on the {corpus} corpus"
+        out.append(BenchSet(corpus, lang, base.records, base.raw, questions, note, base.documents))
+    return out
+
+
 def eval_questions(ds: BenchSet, limit: int | None = None) -> list[EvalQuestion]:
     """The set's questions as the evaluator takes them (each gold unit a ``{doc, unit}`` reference)."""
     return [

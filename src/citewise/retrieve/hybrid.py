@@ -18,6 +18,7 @@ from citewise.retrieve.fusion import fuse
 from citewise.retrieve.query import analyze
 from citewise.retrieve.records import Evidence, RankerScore, SearchResult
 from citewise.retrieve.strength import limits, measure
+from citewise.retrieve.wording import rewrite
 from citewise.settings import RetrieveSettings
 from citewise.types import Chunk, Node
 
@@ -73,7 +74,12 @@ class Retriever:
         t1 = self.clock()
         timings["analysis"] = (t1 - t0) * 1000
         only = sorted(resolution.docs) if (s.restrict_to_named and resolution.docs) else None
-        rankings: dict[str, list[Hit]] = {"lexical": self.store.lexical_search(analysis.question, s.candidates, only)}
+        lexical_query = analysis.question
+        if s.wording != "off" and not analysis.refs and not analysis.docs:
+            lexical_query = rewrite(analysis.question, analysis.lang, s.wording, s.synonyms).text
+            if lexical_query != analysis.question:
+                analysis.lexical = lexical_query
+        rankings: dict[str, list[Hit]] = {"lexical": self.store.lexical_search(lexical_query, s.candidates, only)}
         t2 = self.clock()
         timings["lexical"] = (t2 - t1) * 1000
         qvec = None

