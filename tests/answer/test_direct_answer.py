@@ -78,3 +78,45 @@ def test_conflicting_figures_are_both_stated_and_cited() -> None:
         "How many days do I have to notify the company of a loss?", [_fragment(a)], "en"
     )
     assert consistent.sentences[0].text == "The period is 14 days."
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "first", "other"),
+    [
+        (
+            "How long are claim files kept after the claim is closed?",
+            "Section 4 Retention periods\n4.1 Claim files are kept for 10 years from the date the claim is closed.\n"
+            "4.2 Recorded calls are kept for 2 years.\nSchedule B Retention table\n"
+            "Claim files — 7 years from closure. Recorded calls — 2 years.",
+            "10 years",
+            "7 years",
+        ),
+        (
+            "What excess applies to an escape of water claim?",
+            "Escape of water\n5.2 The excess for each escape of water claim is USD 500.\n"
+            "Schedule of excesses\nBuildings USD 100 — Contents USD 150 — Escape of water USD 250.",
+            "USD 500",
+            "USD 250",  # the figure of the row the question names, not the first of the line
+        ),
+    ],
+)
+def test_a_schedule_row_restating_a_rule_with_another_figure_is_a_conflict(
+    question: str, text: str, first: str, other: str
+) -> None:
+    draft = ExtractiveGenerator().generate(question, [_fragment(text)], "en")
+    shown = [s.text for s in draft.sentences]
+    assert shown[0] == f"The sources give different figures: one provision states {first}."
+    assert shown[1] == f"Another states {other}."
+
+
+def test_different_time_limits_of_one_procedure_are_not_a_conflict() -> None:
+    text = (
+        "Claims procedure\nThe following time limits apply to every claim:\n(a) you must notify us of any loss or damage "
+        "within 30 days of discovering it;\n(b) you must return the completed claim form within 60 days of notifying "
+        "us;\n(c) we will settle any accepted claim within 15 business days; if we cannot meet the 15 business day "
+        "limit, we will write to you.\nIf you notify us later than the 30 days required by paragraph (a), we may "
+        "reduce the amount we pay."
+    )
+    draft = ExtractiveGenerator().generate("How many days do I have to notify you of damage?", [_fragment(text)], "en")
+    assert draft.sentences[0].text == "The period is 30 days."  # the list quoted whole holds it: no rival
+    assert not any(s.text.startswith("Another states") for s in draft.sentences)

@@ -18,7 +18,7 @@ from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.sentences import sentence_spans
 from citewise.judge.qtype import answer_spans, question_type
-from citewise.textmatch import coverage
+from citewise.textmatch import content_words, coverage
 
 DIRECT = {
     "duration": {"en": "The period is {}.", "vi": "Thời hạn là {}."},
@@ -31,6 +31,8 @@ CONFLICT = {
     "vi": ("Các tài liệu nêu số liệu khác nhau: một điều khoản nêu {}.", "Điều khoản khác nêu {}."),
 }
 """The two sentences stating conflicting figures, each cited to its own span."""
+RIVALS = 0.45
+"""Sentences at least this relevant (relative to the best) are compared with the direct answer's figure."""
 _FALLBACK = {"number": ["amount", "duration", "number"], "amount": ["amount"], "duration": ["duration"]}
 """Answer types looked for, in order, per question type ("bao nhiêu" asks for an amount as often as a count)."""
 
@@ -41,11 +43,24 @@ _LIST_LEAD = re.compile(r"(?::|\b(?:the following|as follows|sau đây|bao gồm
 _UNIT = re.compile(r"\b(hours?|days?|weeks?|months?|years?|minutes?|giờ|ngày|tuần|tháng|năm|phút)\b", re.I)
 
 
-def _rank(question: str, value: str) -> tuple[int, int]:
-    """Answers in the unit the question names first ("how many hours" -> "72 hours"), figures before words."""
+def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int]:
+    """Answers in the unit the question names first ("how many hours" -> "72 hours"), figures before words,
+    then the one the question's own words lead into ("Escape of water USD 250" in a row of excesses)."""
+    value = text[span[0] : span[1]]
     asked = {u.lower().rstrip("s") for u in _UNIT.findall(question)}
     units = {u.lower().rstrip("s") for u in _UNIT.findall(value)}
-    return (0 if asked & units else 1, 0 if any(ch.isdigit() for ch in value) else 1)
+    near = len(_topic(question) & _keys(text[max(0, span[0] - 60) : span[0]]))
+    return (0 if asked & units else 1, 0 if any(ch.isdigit() for ch in value) else 1, -near)
+
+
+def _keys(text: str) -> set[str]:
+    """Content words cut to four letters when Latin-only ("admitted" / "admission", "closed" / "closure")."""
+    return {w[:4] if w.isascii() and not w.isdigit() else w for w in content_words(text) if not w.isdigit()}
+
+
+def _topic(question: str) -> set[str]:
+    """What the question asks about: its content words without units ("days") and question words ("long")."""
+    return {k for k in _keys(question) if not _UNIT.fullmatch(k) and k not in {"long", "lau", "bao"}}
 
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
@@ -58,12 +73,24 @@ def _figures(text: str) -> set[str]:
 _EXCEPTION = re.compile(r"\b(?:except|unless|other than|save where)\b|tr[ừu] tr[ưu][ờo]ng h[ợo]p|ngo[ạa]i tr[ừu]", re.I)
 
 
-def _same_statement(a: _Candidate, b: _Candidate, value_a: str, value_b: str) -> bool:
-    """Two sentences saying the same thing but for their figures ("within 14 days" / "within 30 days"); a rule
-    and its stated exception ("..., except as provided in paragraph 2") are not a conflict."""
+def _same_statement(question: str, lang: str, a: _Candidate, b: _Candidate, value_a: str, value_b: str) -> bool:
+    """Two sentences saying the same thing but for their figures: worded alike ("within 14 days" / "within 30
+    days"), or worded otherwise but about what the question asks to the same degree (a rule and the row of a
+    schedule or annex restating it: "Claim files are kept for 10 years ..." / "Claim files — 7 years from
+    closure."; English only: single Vietnamese syllables such as "thời", "hạn" say too little of the topic).
+    A rule and its stated exception ("..., except as provided in paragraph 2") are not a conflict."""
     if _EXCEPTION.search(a.text) or _EXCEPTION.search(b.text):
         return False
-    return _jaccard(a.text.replace(value_a, " "), b.text.replace(value_b, " ")) >= 0.35
+    same_doc = a.fragment.evidence.chunk.doc_id == b.fragment.evidence.chunk.doc_id
+    if (same_doc and a.start < b.end and b.start < a.end) or value_a in b.text:
+        return False  # one sentence inside the other (a list and its item), or the figure is restated there
+    if _jaccard(a.text.replace(value_a, " "), b.text.replace(value_b, " ")) >= 0.35:
+        return True
+    if lang != "en":
+        return False
+    topic = _topic(question)
+    in_a, in_b = topic & _keys(a.text), topic & _keys(b.text)
+    return len(in_b) >= 2 and len(in_a & in_b) >= 2 * len(in_a) / 3
 
 
 def list_end(text: str, end: int, limit: int = 1200) -> int:
@@ -156,8 +183,9 @@ class ExtractiveGenerator(Generator):
         cands = self.candidates(question, fragments)
         top = max((c.relevance for c in cands), default=0.0)
         floor = max(self.min_relevance, self.relative * top)
+        # rivals of the direct answer's figure: a schedule row restating a rule shares few of its words
+        pool = sorted((c for c in cands if c.relevance >= RIVALS * top), key=lambda c: -c.relevance)
         cands = [c for c in cands if c.relevance >= floor]
-        pool = sorted((c for c in cands if c.relevance >= 0.6 * top), key=lambda c: -c.relevance)
         chosen: list[_Candidate] = []
         while cands and len(chosen) < self.max_sentences:
             best = max(
@@ -202,7 +230,7 @@ class ExtractiveGenerator(Generator):
         kind, value, best, start = found[0]
         rivals = [v for v in (self._value(question, c) for c in (pool or []) if c is not best) if v is not None]
         for other_kind, other, cand, other_start in [*found[1:], *rivals]:
-            if other_kind == kind and other != value and _same_statement(best, cand, value, other):
+            if other_kind == kind and other != value and _same_statement(question, lang, best, cand, value, other):
                 first, second = CONFLICT[lang if lang in CONFLICT else "en"]
                 return [
                     DraftSentence(first.format(value), [best.fragment.ref], quote_span=(start, start + len(value))),
@@ -218,7 +246,7 @@ class ExtractiveGenerator(Generator):
         """(answer type, value, sentence, start of the value in Document.text) of the first answer of a type the
         question asks for that ``cand`` holds, in the unit the question names first."""
         for kind in _FALLBACK.get(question_type(question), []):
-            spans = sorted(answer_spans(kind, cand.text), key=lambda sp: _rank(question, cand.text[sp[0] : sp[1]]))
+            spans = sorted(answer_spans(kind, cand.text), key=lambda sp: _rank(question, cand.text, sp))
             if spans:
                 a, b = spans[0]
                 value = cand.text[a:b].strip()

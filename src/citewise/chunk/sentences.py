@@ -3,7 +3,8 @@
 A line break ends a sentence when the line before ends a clause (".", ";", ":", "!", "?") or the
 next line opens a clause, point or heading ("2.", "b)", "(c)", "Điều 5", "Article 6"); otherwise it
 is a wrapped line (PDF) and the sentence goes on. A full stop ends a sentence unless it closes a
-known abbreviation or a clause number."""
+known abbreviation or a clause number (a number opening the sentence or line, or after "Điều", "Article", …;
+"... is USD 500. The ..." ends one)."""
 
 from __future__ import annotations
 
@@ -55,6 +56,12 @@ _OPENS = re.compile(
     r"|(Article|Chương|Chapter|Section|Mục|Phần|Part|Annex|Phụ lục|Recital)\s+[\dIVXLC][\w.]*\s*$"
     r"|[A-ZĐ][A-ZĐÀ-Ỹ ]{6,}$|[^|\n]{1,80}\|)"
 )
+_NUMBER_LABEL = re.compile(
+    r"(?:^|[\n(]|\b(?:điều|dieu|khoản|khoan|điểm|chương|mục|phần|article|section|chapter|part|rule|clause|"
+    r"paragraph|annex|schedule|item|phụ lục|no))\s*$",
+    re.I,
+)
+"""What comes before a number whose full stop does not end the sentence."""
 _CLOSES = re.compile(r"[.;:!?…]['\"”’)]*\s*$")
 _HEADING = re.compile(
     r"^\s*(\d+(\.\d+)+\.?\s+\S|(Section|Part|Article|Chapter|Annex|Clause|Rule|Điều|Chương|Mục|Phụ lục)\s+\S+)"
@@ -92,8 +99,12 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         for m in _END.finditer(text, ps, pe):
             word = re.search(r"([\w.]+)\.?$", text[cur : m.start() + 1])
             tail = (word.group(1) if word else "").lower().rstrip(".")
-            if tail in _ABBREV or (re.fullmatch(r"\d{1,3}", tail or "x") and text[m.start()] == "."):
+            if tail in _ABBREV:
                 continue
+            if re.fullmatch(r"\d{1,3}", tail or "x") and text[m.start()] == "." and word is not None:
+                before = text[cur : m.start() + 1 - len(word.group(0))]
+                if _NUMBER_LABEL.search(before):
+                    continue  # "1. ", "Điều 5. ", "Article 6. ": a clause number, not the end of "... USD 500."
             spans.append((cur, m.end()))
             cur = m.end()
         if cur < pe:
