@@ -23,6 +23,8 @@ docs/benchmarks.md.
 from __future__ import annotations
 
 import argparse
+import json
+import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -69,13 +71,30 @@ def baseline_rows(ds: BenchSet, questions: Sequence[GoldQuestion], lang: str) ->
     return rows
 
 
+def splits_of(path: Path) -> dict[str, str]:
+    """Question id → split (``dev``: seen while the synonym table was written; ``heldout``: not)."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return {str(r["id"]): str(r.get("split", "dev")) for r in rows}
+
+
+def by_split(row: Row, questions: Sequence[GoldQuestion], splits: dict[str, str]) -> JSON:
+    """The row's measures per split of the questions."""
+    out: JSON = {}
+    for split in sorted(set(splits.get(q.qid, "dev") for q in questions)):
+        per = [p for p, q in zip(row.per_question, questions, strict=True) if splits.get(q.qid, "dev") == split]
+        out[split] = {"questions": len(per), **{m: round(statistics.fmean(p[m] for p in per), 4) for m in METRICS}}
+    return out
+
+
 def mode_name(mode: str, synonyms: bool = True) -> str:
     if mode == "off":
         return "wording off"
     return f"wording {mode}{'' if synonyms else ', no synonyms'}"
 
 
-def evaluate(ds: BenchSet, embedder: Embedder | None, label: str, control: bool = False) -> JSON:
+def evaluate(
+    ds: BenchSet, embedder: Embedder | None, label: str, control: bool = False, splits: dict[str, str] | None = None
+) -> JSON:
     questions = ds.questions
     print(f"\n== {label}: {len(questions)} questions on {ds.name} ==", flush=True)
     build = build_index(ds, embedder)
@@ -130,6 +149,9 @@ def evaluate(ds: BenchSet, embedder: Embedder | None, label: str, control: bool 
         out["fused_wording_vs_rrf_off"] = paired(fused[DEFAULT.wording], rrf["off"])
     engine.close()
     out["rows"] = [r.to_json() for r in rows]
+    if splits and len(set(splits.values())) > 1:
+        for r, js in zip(rows, out["rows"], strict=True):
+            js["by_split"] = by_split(r, questions, splits)
     out["loadavg_after"] = loadavg()
     return out
 
@@ -186,6 +208,17 @@ def markdown(results: JSON) -> list[str]:
             continue
         lines += [f"### {sec['title']}", ""]
         lines += [md_table(headers, [cells(r) for r in sec["rows"]]), ""]
+        split_rows = [r for r in sec["rows"] if "by_split" in r]
+        if split_rows:
+            lines += ["By split (`dev`: questions seen while the synonym table was written; `heldout`: not):", ""]
+            split_cells = [
+                [r["name"], split, str(v["questions"]), *(f"{v[m]:.3f}" for m in METRICS)]
+                for r in split_rows
+                if r["group"] != "baseline" or "wording" not in r["name"]
+                for split, v in r["by_split"].items()
+            ]
+            split_headers = ["configuration", "split", "n", *(report.METRIC_NAMES[m] for m in METRICS)]
+            lines += [md_table(split_headers, split_cells), ""]
         lines.append(comparison(f"lexical, wording {DEFAULT.wording} vs off", sec["lexical_wording_vs_off"]))
         if "fused_wording_vs_off" in sec:
             lines.append(comparison(f"defaults fused, wording {DEFAULT.wording} vs off", sec["fused_wording_vs_off"]))
@@ -218,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         for ds in benchsets.natural(path):
             key = f"{path.stem}/{ds.name}"
             emb = embedder if ds.name in dense else None
-            sec = evaluate(ds, emb, key)
+            sec = evaluate(ds, emb, key, splits=splits_of(path))
             sec["title"] = f"{path.name} on {ds.name}: {len(ds.questions)} questions"
             results[key] = sec
             write_results(OUT, results)

@@ -70,7 +70,7 @@ class RetrieveSettings(_Section):
     "Chương II") must not fill the results with its every chunk (ObliQA: up to 14)."""
     rerank: bool = False
     """Citation-aware rerank (exact reference, context similarity, proximity)."""
-    wording: Literal["off", "keep", "terms", "drop"] = "terms"
+    wording: Literal["off", "keep", "terms", "drop"] = "keep"
     """What the lexical ranker searches of an everyday question (``retrieve.wording``): greetings,
     thanks and particles dropped and the question sentence kept, with the story before it kept whole
     (``keep``), reduced to its legal terms and figures (``terms``) or dropped (``drop``); ``off``: the

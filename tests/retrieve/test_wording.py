@@ -52,10 +52,10 @@ EN_FIRED = (
             VI_FIRED,
             "vi",
             "terms",
-            "công nhân 3 năm đuổi việc công ty làm có đúng luật không "
+            "công nhân 3 năm đuổi việc công ty làm vậy có đúng luật không "
             "đơn phương chấm dứt hợp đồng lao động người lao động",
         ),
-        (VI_FIRED, "vi", "drop", "công ty làm có đúng luật không"),
+        (VI_FIRED, "vi", "drop", "công ty làm vậy có đúng luật không"),
         ("Cho em hỏi thời hạn tạm trú tối đa là bao lâu ạ?", "vi", "terms", "thời hạn tạm trú tối đa là bao lâu"),
         (
             "cho em hoi so do dung ten chong thi co phai tai san chung khong a",
@@ -90,7 +90,7 @@ def test_rewrite_strips_greetings_story_and_particles(question: str, lang: str, 
 
 def test_rewrite_records_what_it_did() -> None:
     w = rewrite(VI_FIRED, "vi", "terms")
-    assert w.question == "công ty làm có đúng luật không"
+    assert w.question == "công ty làm vậy có đúng luật không"
     assert "Em cảm ơn luật sư nhiều." in w.dropped
     assert w.story == ["công nhân", "3 năm", "đuổi việc"]
     assert w.expansions == ["đơn phương chấm dứt hợp đồng lao động", "người lao động"]
@@ -192,3 +192,10 @@ def test_everyday_question_finds_its_article_only_with_wording(family_law: Engin
     assert first("off") != "Luật Hôn nhân và gia đình Điều 51"
     for mode in ("keep", "terms"):
         assert first(mode) == "Luật Hôn nhân và gia đình Điều 51", mode
+
+
+def test_statement_style_questions_keep_their_words() -> None:
+    # ALQAC-style questions: connectives stay (law text pairs them with its words), nothing is dropped
+    q = "Cán bộ, công chức, viên chức mà cố ý từ bỏ nhiệm vụ gây hậu quả nghiêm trọng thì bị phạt như thế nào?"
+    w = rewrite(q, "vi")
+    assert w.text == q and w.dropped == [] and w.expansions == []

@@ -79,11 +79,12 @@ _EN_ASK = re.compile(
 )
 _VI_FILLER = re.compile(
     r"(?<![^\W_])(?:(?:anh|chị|cô|ông|bà|bạn)\s+ấy|em(?!\s+(?:gái|trai|ruột|họ|út|rể|dâu|kế|nuôi|vợ|chồng))|tôi|mình|tui|"
-    r"tụi\s+em|chúng\s+tôi|chúng\s+em|ạ|à|ơi|nhé|nha|vậy|thì|mà|luật\s+sư)(?![^\W_])",
+    r"tụi\s+em|chúng\s+tôi|chúng\s+em|ạ|à|ơi|nhé|nha|luật\s+sư)(?![^\W_])",
     re.I,
 )
-"""Pronouns of the asker and fillers, dropped from the Vietnamese lexical query: "em" and "anh ấy"
-are the people asking, not siblings ("anh, chị, em" of Điều 112 HNGĐ); "em gái", "em ruột" stay."""
+"""Pronouns of the asker and particles, dropped from the Vietnamese lexical query: "em" and "anh ấy"
+are the people asking, not siblings ("anh, chị, em" of Điều 112 HNGĐ); "em gái", "em ruột" stay.
+Connectives ("thì", "mà") stay: law text pairs them with its words ("nghiêm trọng thì bị phạt")."""
 _FIGURE = re.compile(
     r"\d+(?:[.,]\d+)?\s*(?:%|tuổi|tháng|năm|ngày|giờ|triệu|người|lần|years?|months?|days?|hours?|%)", re.I
 )
