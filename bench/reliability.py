@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.helpers.badfiles import blank_pdf, deep_html, encode, encrypted_pdf, huge_text, zip_bomb
 
 from citewise.index.embedded import EmbeddedStore
-from common import command_line, log, machine, md_table, write_results, write_section  # bench/common.py
+from common import command_line, log, machine, md_table, read_results, write_results, write_section  # bench/common.py
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "src" / "citewise" / "samples" / "corpus"
@@ -417,9 +417,22 @@ def load_run(requests: int, clients: int, work: Path, rng: random.Random) -> dic
 def docs(report: dict[str, Any]) -> list[str]:
     m = report["machine"]
     lines = [
+        "## Reliability",
+        "",
         f"`{m['command']}` — {m['date']}, {m['cores']} cores, load {m['loadavg']} at the end, commit {m['revision']}.",
         "",
     ]
+    earlier = {part: pm for part, pm in report.get("parts", {}).items() if pm != m}
+    if earlier:
+        lines += [
+            "Parts kept from earlier runs: "
+            + "; ".join(
+                f"{part}: `{pm['command']}`, {pm['date']}, load {pm['loadavg']}, commit {pm['revision']}"
+                for part, pm in earlier.items()
+            )
+            + ".",
+            "",
+        ]
     if "cli_kills" in report:
         c = report["cli_kills"]
         lines += [
@@ -476,7 +489,9 @@ def main(argv: list[str] | None = None) -> int:
         args.kills_cli, args.kills_api, args.load = 10, 5, 60
     only = set(args.only or ["kills", "bad", "load"])
     rng = random.Random(20261123)
-    report: dict[str, Any] = {}
+    name = "reliability-quick.json" if args.quick else "reliability.json"
+    # a partial run (--only) updates its parts of the saved results and keeps the others
+    report: dict[str, Any] = read_results(REPO / "bench" / "results" / name) if args.only else {}
     with tempfile.TemporaryDirectory(prefix="citewise-reliability-") as tmp:
         work = Path(tmp)
         if "bad" in only:
@@ -493,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
             log(f"load: {args.load} requests from {args.clients} clients")
             report["load"] = load_run(args.load, args.clients, work, rng)
     report["machine"] = machine(command_line("reliability.py", argv), args.quick)
-    name = "reliability-quick.json" if args.quick else "reliability.json"
+    report.setdefault("parts", {}).update({part: report["machine"] for part in only})
     write_results(REPO / "bench" / "results" / name, report)
     text = "\n".join(docs(report))
     print(text)

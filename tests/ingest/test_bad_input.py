@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,21 @@ def test_error_types(tmp_path: Path, name: str, data: bytes, error: type[IngestE
     path.write_bytes(data)
     with pytest.raises(error):
         load_document(path)
+
+
+def test_deep_html_is_refused_before_parsing_and_ordinary_pages_are_not(tmp_path: Path) -> None:
+    from citewise.ingest.html_parser import nesting_depth
+
+    deep = tmp_path / "deep.html"
+    deep.write_bytes(b"<html><body>" + b"<div>" * 100_000 + b"Rule." + b"</div>" * 100_000 + b"</body></html>")
+    t0 = time.perf_counter()
+    with pytest.raises(CorruptFile, match="nested too deeply"):
+        load_document(deep)
+    assert time.perf_counter() - t0 < 5  # the parser alone takes about 36 s on it
+    sloppy = "<html><body>" + "<p>Rule <br> text <li>item <img src=x>" * 3000 + "<div/>" * 3000 + "</body></html>"
+    assert nesting_depth(sloppy) <= 1
+    nested = "<div>" * 30 + "<section><h2>Article 1</h2><p>Rule.</p></section>" + "</div>" * 30
+    assert nesting_depth(nested) == 32  # 30 divs, the section, its heading
 
 
 def test_cli_exit_code_is_nonzero_only_when_nothing_was_ingested(bad_folder: Path, tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from citewise.errors import EmptyDocument
+from citewise.errors import CorruptFile, EmptyDocument
 from citewise.ingest.base import PageCallback, Parser
 from citewise.ingest.decode import decode_text
 from citewise.ingest.layout import LayoutBuilder
@@ -18,6 +18,31 @@ _HEAD = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _LEAF = {"p", "dt", "dd", "pre", "caption", "figcaption", "address", "summary"}
 _LABELLED = re.compile(r"^(\(?[0-9]{1,3}[.)]|\(?[a-zđ][.)]|\([ivxlc]{1,5}\)|\([a-z]{1,2}\))\s", re.I)
 _BLOCKS = _LEAF | set(_HEAD) | {"li", "ul", "ol", "table", "div", "section", "article", "main", "blockquote", "dl"}
+
+
+MAX_DEPTH = 2_000
+"""Elements nested deeper than this are refused before parsing: the HTML parser takes time quadratic in the
+depth (36 s for 100,000 levels) and the layout walk could not follow them anyway."""
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)[^>]*?(/?)>")
+_UNNESTED = {
+    # void elements, and elements whose end tag may be left out (a page of unclosed <p> or <li> is not deep)
+    *"area base br col embed hr img input link meta param source track wbr".split(),
+    *"p li dt dd tr td th option optgroup thead tbody tfoot colgroup rb rt rp html head body".split(),
+}
+
+
+def nesting_depth(html: str, limit: int = MAX_DEPTH) -> int:
+    """How deep the elements of ``html`` nest, counted from its tags (stops counting past ``limit``)."""
+    depth = deepest = 0
+    for m in _TAG.finditer(html):
+        if m.group(3) or m.group(2).lower() in _UNNESTED:
+            continue
+        depth = max(0, depth - 1) if m.group(1) else depth + 1
+        if depth > deepest:
+            deepest = depth
+            if deepest > limit:
+                break
+    return deepest
 
 
 def _letter(n: int, upper: bool) -> str:
@@ -37,6 +62,8 @@ class HtmlParser(Parser):
     def parse_text(self, html: str) -> Layout:
         from selectolax.lexbor import LexborHTMLParser
 
+        if nesting_depth(html) > MAX_DEPTH:
+            raise CorruptFile(f"nested too deeply to read (more than {MAX_DEPTH:,} levels of elements)")
         tree = LexborHTMLParser(html)
         title_node = tree.css_first("title")
         title = title_node.text(strip=True) if title_node is not None else ""
