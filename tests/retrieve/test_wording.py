@@ -199,3 +199,12 @@ def test_statement_style_questions_keep_their_words() -> None:
     q = "Cán bộ, công chức, viên chức mà cố ý từ bỏ nhiệm vụ gây hậu quả nghiêm trọng thì bị phạt như thế nào?"
     w = rewrite(q, "vi")
     assert w.text == q and w.dropped == [] and w.expansions == []
+
+
+def test_nothing_is_added_that_the_question_says_already() -> None:
+    assert expand("vợ chồng em muốn ly dị", "vi") == ["ly hôn"]
+    assert expand("vợ chồng em muốn ly dị, ly hôn thì chia tài sản sao", "vi") == []
+    # ObliQA-style formal questions: their legal words are left alone
+    q = "How might a breach of a Principle influence the Regulator's decision to revoke a Financial Services Permission?"
+    assert rewrite(q, "en").text == q
+    assert rewrite("What are the duties of an insurer when handling a claim?", "en").expansions == []

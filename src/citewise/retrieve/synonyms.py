@@ -21,8 +21,8 @@ class Synonym(NamedTuple):
 SYNONYMS: tuple[Synonym, ...] = (
     # -- marriage and family ------------------------------------------------------------------
     Synonym("vi", ("cưới nhau", "cưới", "lấy nhau", "lấy chồng", "lấy vợ", "làm giấy cưới"), "kết hôn"),
-    Synonym("vi", ("giấy hôn thú", "giấy đăng ký kết hôn", "giấy cưới"), "đăng ký kết hôn"),
-    Synonym("vi", ("ly dị", "bỏ nhau", "bỏ chồng", "bỏ vợ", "ra tòa ly hôn"), "ly hôn"),
+    Synonym("vi", ("giấy hôn thú", "giấy cưới"), "đăng ký kết hôn"),
+    Synonym("vi", ("ly dị", "bỏ nhau", "bỏ chồng", "bỏ vợ"), "ly hôn"),
     Synonym(
         "vi",
         ("ly hôn đơn phương", "đơn phương ly hôn", "một mình xin ly hôn"),
@@ -37,7 +37,7 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("vi", ("ép cưới", "ép gả", "ép lấy"), "cưỡng ép kết hôn"),
     Synonym("vi", ("anh em họ", "anh họ", "chị họ", "em họ"), "có họ trong phạm vi ba đời"),
     Synonym("vi", ("đồng tính", "cùng giới", "cũng là nữ", "cũng là nam"), "cùng giới tính"),
-    Synonym("vi", ("tiền nuôi con", "chu cấp", "gửi tiền nuôi", "tiền cấp dưỡng"), "cấp dưỡng"),
+    Synonym("vi", ("tiền nuôi con", "chu cấp", "gửi tiền nuôi"), "cấp dưỡng"),
     Synonym("vi", ("giành nuôi con", "giành quyền nuôi con", "quyền nuôi con", "con ở với ai"), "trực tiếp nuôi con"),
     Synonym("vi", ("đánh vợ", "đánh đập", "bạo hành"), "bạo lực gia đình"),
     Synonym("vi", ("có bầu", "đang bầu", "mang bầu", "bầu tháng", "có thai"), "mang thai"),
@@ -52,7 +52,7 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("vi", ("lấn đất", "xây lấn", "ranh đất"), "ranh giới giữa các bất động sản"),
     Synonym("vi", ("lối đi", "không có đường ra"), "quyền về lối đi qua"),
     Synonym("vi", ("nhặt được", "đánh rơi", "bỏ quên"), "tài sản do người khác đánh rơi, bỏ quên"),
-    Synonym("vi", ("tiền cọc", "đặt cọc", "phạt cọc", "mất cọc"), "đặt cọc"),
+    Synonym("vi", ("tiền cọc", "phạt cọc", "mất cọc"), "đặt cọc"),
     Synonym("vi", ("giấy tay", "viết tay", "không công chứng"), "hình thức giao dịch dân sự"),
     # -- obligations, damages -------------------------------------------------------------------
     Synonym("vi", ("tiền đền bù", "đền bù", "đền tiền", "phải đền", "bắt đền"), "bồi thường thiệt hại"),
@@ -140,7 +140,7 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("en", ("delete my data", "deleted", "wipe my data"), "erasure right to be forgotten"),
     Synonym("en", ("spam", "marketing emails", "junk mail"), "direct marketing"),
     Synonym("en", ("opt out", "say no to"), "object withdraw consent"),
-    Synonym("en", ("watchdog", "regulator"), "supervisory authority"),
+    Synonym("en", ("watchdog", "privacy regulator", "data protection regulator"), "supervisory authority"),
     Synonym("en", ("fine", "penalty", "get fined"), "administrative fines"),
     Synonym("en", ("a copy of my data", "what data they hold"), "right of access"),
     Synonym("en", ("deepfake", "fake video"), "artificially generated or manipulated content"),
@@ -148,9 +148,9 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("en", ("crypto", "bitcoin", "tokens"), "virtual assets"),
     Synonym("en", ("bank", "broker"), "authorised person"),
     Synonym("en", ("licence", "license", "permit"), "financial services permission"),
-    Synonym("en", ("dirty money", "money laundering"), "anti-money laundering"),
+    Synonym("en", ("dirty money", "laundering money"), "money laundering"),
     Synonym("en", ("complain", "complaint"), "complaints handling"),
-    Synonym("en", ("insurer", "insurance company"), "insurer"),
+    Synonym("en", ("insurance company", "insurance firm"), "insurer"),
     Synonym("en", ("car crash", "car accident"), "motor accident"),
 )
 

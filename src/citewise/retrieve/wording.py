@@ -20,6 +20,7 @@ Story = Literal["off", "keep", "terms", "drop"]
 terms (``synonyms.LEGAL_TERMS``, spoken forms, figures with units), or nothing; ``off``: the
 question is searched as typed."""
 
+_WORD = re.compile(r"[^\W_]+")
 _SENTENCE = re.compile(r"(?<=[.!?…;])\s+|\n+")
 _W = r"(?<![^\W_])"  # no word character before
 _E = r"(?![^\W_])"  # no word character after
@@ -154,13 +155,19 @@ def _patterns(lang: str, folded: bool, terms: bool) -> tuple[tuple[re.Pattern[st
 
 
 def expand(text: str, lang: str) -> list[str]:
-    """The legal wording of the spoken forms in ``text``, each once."""
+    """The legal wording of the spoken forms in ``text``, each once; none the text says already."""
     key = _key(text)
+    said = f" {_plain(key)} "
     out: list[str] = []
     for pattern, legal in _patterns(lang, key.isascii(), False):
-        if legal not in out and pattern.search(key):
+        if legal not in out and pattern.search(key) and f" {_plain(legal.lower())} " not in said:
             out.append(legal)
     return out
+
+
+def _plain(text: str) -> str:
+    """``text`` without diacritics or punctuation, its words separated by one space."""
+    return " ".join(_WORD.findall(fold(text)))
 
 
 def legal_terms(text: str, lang: str) -> list[str]:
