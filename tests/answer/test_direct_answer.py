@@ -120,3 +120,12 @@ def test_different_time_limits_of_one_procedure_are_not_a_conflict() -> None:
     draft = ExtractiveGenerator().generate("How many days do I have to notify you of damage?", [_fragment(text)], "en")
     assert draft.sentences[0].text == "The period is 30 days."  # the list quoted whole holds it: no rival
     assert not any(s.text.startswith("Another states") for s in draft.sentences)
+
+
+def test_a_provision_number_is_never_the_figure_asked_for() -> None:
+    text = "Harbour Club Rules\nRule 2. Guests\nEach member may bring at most 3 guests per visit to the harbour club."
+    draft = ExtractiveGenerator().generate("How many guests may a member bring?", [_fragment(text)], "en")
+    assert draft.sentences[0].text == "The figure is 3."
+    vi = "Quy chế câu lạc bộ\nĐiều 4. Khách mời\nMỗi hội viên được đưa tối đa 3 khách vào câu lạc bộ."
+    draft = ExtractiveGenerator().generate("Mỗi hội viên được đưa bao nhiêu khách?", [_fragment(vi)], "vi")
+    assert draft.sentences[0].text == "Con số là 3."

@@ -63,6 +63,13 @@ def _topic(question: str) -> set[str]:
     return {k for k in _keys(question) if not _UNIT.fullmatch(k) and k not in {"long", "lau", "bao"}}
 
 
+_LABEL = re.compile(
+    r"\b(?:rule|article|art|section|clause|chapter|part|annex|schedule|paragraph|point|"
+    r"điều|khoản|điểm|chương|mục|phần|phụ lục)\.?\s*$",
+    re.I,
+)
+"""Words before a provision's number: "Rule 2" is a label, never the answer to "how many"."""
+
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 
 
@@ -246,7 +253,8 @@ class ExtractiveGenerator(Generator):
         """(answer type, value, sentence, start of the value in Document.text) of the first answer of a type the
         question asks for that ``cand`` holds, in the unit the question names first."""
         for kind in _FALLBACK.get(question_type(question), []):
-            spans = sorted(answer_spans(kind, cand.text), key=lambda sp: _rank(question, cand.text, sp))
+            found = [sp for sp in answer_spans(kind, cand.text) if not _LABEL.search(cand.text[: sp[0]])]
+            spans = sorted(found, key=lambda sp: _rank(question, cand.text, sp))
             if spans:
                 a, b = spans[0]
                 value = cand.text[a:b].strip()
