@@ -140,8 +140,8 @@ def test_every_synonym_expands(lang: str, spoken: str, legal: str) -> None:
 def test_synonyms_do_not_fire_inside_words() -> None:
     assert expand("tòa công nhận thuận tình", "vi") == []  # "công nhân" is not "công nhận"
     assert "người lao động" in expand("tôi là công nhân", "vi")
-    assert "administrative fines" in expand("will I get a fine?", "en")
-    assert "administrative fines" not in expand("they refined it", "en")
+    assert "administrative fines" in expand("will I get fined?", "en")
+    assert "administrative fines" not in expand("they refined it, that's fine", "en")
 
 
 def test_legal_terms_are_words() -> None:
