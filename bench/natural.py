@@ -64,6 +64,12 @@ SETS = sorted((REPO / "bench" / "sets").glob("natural_*.jsonl"))
 MODES = ("off", "keep", "terms", "drop")
 DEFAULT = RetrieveSettings()
 SECTION = "Retrieval on everyday questions"
+SPLITS = {
+    "dev": "questions the synonym table was written on",
+    "heldout": "written after table v1, looked at before the pruning of v2",
+    "heldout2": "written after table v2, measured once",
+}
+"""The ``split`` values of bench/sets/natural_*.jsonl."""
 
 
 def bm25_search(base: Bm25Baseline, lang: str, wording: Story) -> Search:
@@ -86,7 +92,7 @@ def baseline_rows(ds: BenchSet, questions: Sequence[GoldQuestion], lang: str) ->
 
 
 def splits_of(path: Path) -> dict[str, str]:
-    """Question id → split (``dev``: seen while the synonym table was written; ``heldout``: not)."""
+    """Question id → split (``SPLITS``)."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return {str(r["id"]): str(r.get("split", "dev")) for r in rows}
 
@@ -172,13 +178,16 @@ def evaluate(
     if splits and len(set(splits.values())) > 1:
         for r, js in zip(rows, out["rows"], strict=True):
             js["by_split"] = by_split(r, questions, splits)
-        for key, (a, b) in {
-            "lexical_wording_vs_off": (lexical[DEFAULT.wording], lexical["off"]),
-            **({"fused_wording_vs_off": (fused[DEFAULT.wording], fused["off"])} if fused else {}),
-        }.items():
-            out[f"{key}_heldout"] = paired(
-                subset(a, questions, splits, "heldout"), subset(b, questions, splits, "heldout")
-            )
+        pairs = {"lexical": (lexical[DEFAULT.wording], lexical["off"])}
+        if fused:
+            pairs["fused"] = (fused[DEFAULT.wording], fused["off"])
+        out["held_out"] = {
+            split: {
+                name: paired(subset(a, questions, splits, split), subset(b, questions, splits, split))
+                for name, (a, b) in pairs.items()
+            }
+            for split in sorted(set(splits.values()) - {"dev"})
+        }
     out["loadavg_after"] = loadavg()
     return out
 
@@ -234,13 +243,13 @@ def summary(results: JSON) -> list[str]:
             f"**{sec['title']}**: the shipped defaults (hybrid) reach {fig(off)} with the question as "
             f"typed and {fig(on)} with `wording = {DEFAULT.wording}`."
         )
-        if "by_split" in on and "heldout" in on["by_split"]:
-            n = on["by_split"]["heldout"]["questions"]
-            lo, hi = sec["fused_wording_vs_off_heldout"]["ndcg10_delta_ci95"]
+        for split, comparisons in sec.get("held_out", {}).items():
+            n = on["by_split"][split]["questions"]
+            lo, hi = comparisons["fused"]["ndcg10_delta_ci95"]
             verdict = "no measurable effect" if lo <= 0 <= hi else ("a gain" if lo > 0 else "a loss")
             text += (
-                f" On the {n} held-out questions (written after the synonym table) it is {fig(off, 'heldout')} "
-                f"without and {fig(on, 'heldout')} with wording: {verdict} (paired 95 % CI of the nDCG@10 "
+                f" On the {n} `{split}` questions ({SPLITS.get(split, 'held out')}) it is {fig(off, split)} "
+                f"without and {fig(on, split)} with wording: {verdict} (paired 95 % CI of the nDCG@10 "
                 f"change {lo:+.3f} … {hi:+.3f})."
             )
         out += [text, ""]
@@ -271,7 +280,10 @@ def markdown(results: JSON) -> list[str]:
         lines += [md_table(headers, [cells(r) for r in sec["rows"]]), ""]
         split_rows = [r for r in sec["rows"] if "by_split" in r]
         if split_rows:
-            lines += ["By split (`dev`: questions seen while the synonym table was written; `heldout`: not):", ""]
+            lines += [
+                "By split (" + "; ".join(f"`{k}`: {v}" for k, v in SPLITS.items()) + "):",
+                "",
+            ]
             split_cells = [
                 [r["name"], split, str(v["questions"]), *(f"{v[m]:.3f}" for m in METRICS)]
                 for r in split_rows
@@ -282,14 +294,15 @@ def markdown(results: JSON) -> list[str]:
             lines += [md_table(split_headers, split_cells), ""]
         for key, label in (
             ("lexical_wording_vs_off", f"lexical, wording {DEFAULT.wording} vs off"),
-            ("lexical_wording_vs_off_heldout", f"held-out only, lexical, wording {DEFAULT.wording} vs off"),
             ("fused_wording_vs_off", f"defaults fused, wording {DEFAULT.wording} vs off"),
-            ("fused_wording_vs_off_heldout", f"held-out only, defaults fused, wording {DEFAULT.wording} vs off"),
             ("rrf_wording_vs_off", f"rrf, wording {DEFAULT.wording} vs off"),
             ("fused_wording_vs_rrf_off", "defaults + wording vs plain rrf (no wording)"),
         ):
             if key in sec:
                 lines.append(comparison(label, sec[key]))
+        for split, comparisons in sec.get("held_out", {}).items():
+            for name, c in comparisons.items():
+                lines.append(comparison(f"`{split}` only, {name}, wording {DEFAULT.wording} vs off", c))
         lines += ["", f"Load average after: {sec['loadavg_after']}; vectors: {'yes' if sec['dense'] else 'no'}.", ""]
     use = results.get("synonyms", {})
     if use:
