@@ -138,6 +138,9 @@ def evaluate(
         )
         rows.append(lexical[mode])
     if not control:
+        eng = variant(engine, None, weights={"lexical": 1.0, "wording": 1.0})
+        name = "Retriever lexical only, typed + wording keep (beside)"
+        rows.append(run_row("lexical", name, questions, pipeline(eng, units)))
         for mode in ("keep", "terms"):
             eng = variant(engine, None, wording=mode, synonyms=False)
             rows.append(
@@ -165,6 +168,12 @@ def evaluate(
                 "fused", f"defaults (minmax 1 / 0.75), {mode_name(mode)}", questions, pipeline(eng, units)
             )
             rows.append(fused[mode])
+        if not control:
+            for w in (1.0, 0.5):
+                weights = {"lexical": w, "wording": w, "dense": 0.75}
+                eng = variant(engine, cached, weights=weights)
+                name = f"minmax, typed {w:g} + wording {w:g} (beside) + dense 0.75"
+                rows.append(run_row("fused", name, questions, pipeline(eng, units)))
         rrf: dict[str, Row] = {}
         for mode in ("off", DEFAULT.wording):
             eng = variant(engine, cached, wording=mode, fusion="rrf", weights={"lexical": 1.0, "dense": 1.0})

@@ -75,7 +75,9 @@ class RetrieveSettings(_Section):
     thanks and particles dropped and the question sentence kept, with the story before it kept whole
     (``keep``), reduced to its legal terms and figures (``terms``) or dropped (``drop``); ``off``: the
     question as typed. Questions naming a provision or a document are never rewritten; the dense
-    ranker always sees the question as typed."""
+    ranker always sees the question as typed. The rewritten question replaces the typed one in the
+    lexical ranker, or, with a ``wording`` entry in ``weights``, is searched as a ranker of its own
+    beside the typed one (measured in docs/benchmarks.md, "Retrieval on everyday questions")."""
     synonyms: bool = True
     """With ``wording``: add the legal wording of spoken forms ("sổ đỏ", "bị đuổi việc", "got fired")
     to the lexical query (``retrieve.synonyms``)."""

@@ -208,3 +208,19 @@ def test_nothing_is_added_that_the_question_says_already() -> None:
     q = "How might a breach of a Principle influence the Regulator's decision to revoke a Financial Services Permission?"
     assert rewrite(q, "en").text == q
     assert rewrite("What are the duties of an insurer when handling a claim?", "en").expansions == []
+
+
+def test_rewritten_question_as_a_ranker_beside_the_typed_one(family_law: Engine) -> None:
+    question = "Thưa luật sư, em đang có bầu 5 tháng mà chồng em nộp đơn đòi ly dị. Chồng có được làm vậy không ạ?"
+    engine = citewise.open(
+        settings=family_law.settings,
+        store=family_law.store,
+        embedder=None,
+        retrieve={"weights": {"lexical": 1.0, "wording": 1.0}},
+    )
+    result = engine.search(question, k=5)
+    assert result.analysis.lexical
+    assert {"lexical", "wording"} <= {name for e in result.evidence for name in e.rankers}
+    # a question searched as typed has no second lexical ranker
+    typed = engine.search("Điều kiện kết hôn là gì?", k=3)
+    assert all("wording" not in e.rankers for e in typed.evidence)

@@ -79,7 +79,12 @@ class Retriever:
             lexical_query = rewrite(analysis.question, analysis.lang, s.wording, s.synonyms).text
             if lexical_query != analysis.question:
                 analysis.lexical = lexical_query
-        rankings: dict[str, list[Hit]] = {"lexical": self.store.lexical_search(lexical_query, s.candidates, only)}
+        # the rewritten question replaces the typed one, or (a "wording" weight) is a ranker of its own
+        beside = bool(analysis.lexical) and s.weights.get("wording", 0.0) > 0
+        typed = analysis.question if beside else lexical_query
+        rankings: dict[str, list[Hit]] = {"lexical": self.store.lexical_search(typed, s.candidates, only)}
+        if beside:
+            rankings["wording"] = self.store.lexical_search(lexical_query, s.candidates, only)
         t2 = self.clock()
         timings["lexical"] = (t2 - t1) * 1000
         qvec = None
