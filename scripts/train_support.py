@@ -1,5 +1,5 @@
 """Train the support scorer shipped in src/citewise/verify/weights/ (numpy only, no scikit-learn):
-gradient-boosted trees (150 rounds of depth 3, citewise.judge.trees) on the features of
+gradient-boosted trees (150 rounds of depth 3, citewise.trees) on the features of
 citewise.verify.features; a logistic regression is fitted alongside for comparison only.
 
 Pairs come from the shared data sets (training.support_pairs): WiCE, ContractNLI and
@@ -33,7 +33,7 @@ from training.support_pairs import Pair, load_pairs
 from training.support_synth import synthetic_pairs
 from training.trees_fit import fit_boosted
 
-from citewise.judge.trees import predict_log_odds
+from citewise.trees import predict_log_odds
 from citewise.verify.features import FEATURES, pair_features
 
 ROOT = Path(__file__).resolve().parents[1]

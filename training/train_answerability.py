@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: tr
 from citewise.chunk.sentences import sentence_spans
 from citewise.judge.features import FEATURES, pair_features
 from citewise.judge.qtype import question_type
-from citewise.judge.trees import predict_log_odds
+from citewise.trees import predict_log_odds
 from training import judge_pairs as jp
 from training.trees_fit import fit_boosted
 

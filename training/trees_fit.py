@@ -1,11 +1,11 @@
-"""Fitting the boosted trees the support scorer reads (``citewise.judge.trees``): training only,
+"""Fitting the boosted trees the support scorer reads (``citewise.trees``): training only,
 never imported at run time."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from citewise.judge.trees import Tree
+from citewise.trees import Tree
 
 
 def fit_boosted(

@@ -1,6 +1,7 @@
-"""Word-level matching shared by retrieval (weak evidence), the extractive generator and the
-support check: diacritic-folded words, stop words of both languages, a light English stemmer,
-and coverage of one text's content words and word pairs by another."""
+"""Word-level matching shared by retrieval (weak evidence, learned ranking), the extractive generator,
+the judge and the support check: diacritic-folded words, stop words of both languages, a light English
+stemmer, coverage of one text's content words and word pairs by another, and the kind of answer a
+question asks for (``question_type``: read by the learned ranker, the judge and the answer stage)."""
 
 from __future__ import annotations
 
@@ -50,13 +51,61 @@ def coverage(query: str, text: str) -> float:
     """How much of ``query`` the ``text`` holds: the mean of the shares of its content words and
     of its word pairs found in ``text``. Pairs matter for Vietnamese, where single syllables
     ("người", "minh") occur everywhere."""
+    return covered(query_terms(query), text)
+
+
+def query_terms(query: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """The content words and content word pairs of ``query`` that ``covered`` looks for (computed once
+    for a question measured against many texts)."""
     q = words(query)
-    uni = {w for w in q if w not in STOPWORDS}
+    pairs = frozenset(p for p in itertools.pairwise(q) if not (p[0] in STOPWORDS or p[1] in STOPWORDS))
+    return frozenset(w for w in q if w not in STOPWORDS), pairs
+
+
+def covered(terms: tuple[frozenset[str], frozenset[tuple[str, str]]], text: str) -> float:
+    """``coverage`` of a query given by its ``query_terms``."""
+    uni, pairs = terms
     if not uni:
         return 0.0
     t = words(text)
     u = len(uni & set(t)) / len(uni)
-    pairs = {p for p in itertools.pairwise(q) if not (p[0] in STOPWORDS or p[1] in STOPWORDS)}
     if not pairs:
         return u
     return 0.5 * u + 0.5 * len(pairs & set(itertools.pairwise(t))) / len(pairs)
+
+
+TYPES = ("duration", "amount", "number", "date", "party", "place", "yes_no", "definition", "reason", "list", "other")
+
+# question patterns, tried in order on the folded, lower-cased question
+_Q: list[tuple[str, re.Pattern[str]]] = [
+    ("duration", re.compile(r"\b(how long|how many (?:business |working |calendar )?(?:days|hours|weeks|months|years)"
+                            r"|within what (?:period|time)|bao lau|may ngay|bao nhieu (?:ngay|gio|thang|nam|tuan)"
+                            r"|thoi han|thoi gian bao|trong vong bao)\b")),
+    ("amount", re.compile(r"\b(how much|what (?:is |are |was )?(?:the )?(?:maximum |minimum |total |highest |lowest )?"
+                          r"(?:amount|fee|fine|premium|deductible|limit|percentage|rate|sum|cost|price|excess)"
+                          r"|(?:maximum|minimum) (?:amount|sum|benefit|payment|limit|fine)|bao nhieu tien|muc phi|so tien|muc phat|ty le|phi bao hiem|muc boi thuong"
+                          r"|muc toi da|muc toi thieu|bao nhieu phan tram)\b")),
+    ("number", re.compile(r"\b(how many|bao nhieu|may)\b")),
+    ("date", re.compile(r"\b(when|what date|by when|from when|since when|khi nao|bao gio|luc nao|ngay nao|tu khi nao"
+                        r"|tu ngay nao|thoi diem nao|ke tu khi nao)\b")),
+    ("party", re.compile(r"\b(who|whom|whose|which (?:body|authority|party|person|entity|organisation|organization)|"
+                         r"ai|co quan nao|to chuc nao|ben nao|nguoi nao|doanh nghiep nao)\b")),
+    ("place", re.compile(r"\b(where|o dau|tai dau|noi nao)\b")),
+    ("reason", re.compile(r"\b(why|tai sao|vi sao|ly do)\b")),
+    ("list", re.compile(r"\b(what are the|which (?:are|documents|conditions|cases|rights|obligations)|list|"
+                        r"gom nhung|bao gom nhung|nhung (?:gi|truong hop nao|dieu kien nao|giay to nao)|cac truong hop)\b")),
+    ("definition", re.compile(r"^(?:what (?:is|are|does) (?:meant by |an? |the )?[\w\s-]{1,40}(?:\?|mean)|"
+                              r"define\b)|\b(la gi|nghia la gi|duoc hieu nhu the nao|hieu the nao)\b")),
+    ("yes_no", re.compile(r"^(?:is|are|does|do|can|may|must|shall|should|will|has|have|was|were|am)\b|"
+                          r"\b(co (?:duoc|phai|bi|can)?\b.*\bkhong\b|duoc khong|phai khong|hay khong|khong a|"
+                          r"chua\s*\??$)")),
+]  # fmt: skip
+
+
+def question_type(question: str) -> str:
+    """One of ``TYPES``: the kind of answer ``question`` asks for (``other`` when no pattern tells)."""
+    q = " ".join(fold(question).lower().split())
+    for name, pattern in _Q:
+        if pattern.search(q):
+            return name
+    return "other"

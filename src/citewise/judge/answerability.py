@@ -22,10 +22,10 @@ from citewise.chunk.sentences import sentence_spans
 from citewise.judge.features import FEATURES, pair_features
 from citewise.judge.qtype import answer_spans, question_type
 from citewise.judge.records import Answerability, AnswerSpan, Passage
-from citewise.judge.trees import Tree, load_model, predict_log_odds
 from citewise.lang import detect_language
 from citewise.registry import Registry
 from citewise.retrieve.records import Evidence
+from citewise.trees import Tree, load_model, predict_log_odds
 
 DEFAULT_WEIGHTS = "answerability-features-v1.json"
 MAX_EVIDENCE = 4

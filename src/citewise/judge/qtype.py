@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 
 from citewise.lang import fold
+from citewise.textmatch import TYPES, question_type
 
-TYPES = ("duration", "amount", "number", "date", "party", "place", "yes_no", "definition", "reason", "list", "other")
+__all__ = ["TYPES", "answer_spans", "holds_answer_type", "question_type"]
+
 
 _UNITS_EN = r"(?:business |working |calendar |clear )?(?:days?|hours?|weeks?|months?|years?|minutes?)"
 _UNITS_VI = r"(?:ngay lam viec|ngay|gio|tuan|thang|nam|phut)"
@@ -46,30 +48,6 @@ _LIST = re.compile(r"(?::\s*$|:\s*\n|\b(?:the following|as follows|bao gom|sau d
 _REASON = re.compile(r"\b(?:because|since|due to|in order to|so that|vi|do|boi vi|nham|de)\b", re.I)
 _DEFINITION = re.compile(r"\b(?:means|refers to|is defined as|shall mean|la viec|duoc hieu la|la)\b", re.I)
 
-# question patterns, tried in order on the folded, lower-cased question
-_Q: list[tuple[str, re.Pattern[str]]] = [
-    ("duration", re.compile(r"\b(how long|how many (?:business |working |calendar )?(?:days|hours|weeks|months|years)"
-                            r"|within what (?:period|time)|bao lau|may ngay|bao nhieu (?:ngay|gio|thang|nam|tuan)"
-                            r"|thoi han|thoi gian bao|trong vong bao)\b")),
-    ("amount", re.compile(r"\b(how much|what (?:is |are |was )?(?:the )?(?:maximum |minimum |total |highest |lowest )?"
-                          r"(?:amount|fee|fine|premium|deductible|limit|percentage|rate|sum|cost|price|excess)"
-                          r"|(?:maximum|minimum) (?:amount|sum|benefit|payment|limit|fine)|bao nhieu tien|muc phi|so tien|muc phat|ty le|phi bao hiem|muc boi thuong"
-                          r"|muc toi da|muc toi thieu|bao nhieu phan tram)\b")),
-    ("number", re.compile(r"\b(how many|bao nhieu|may)\b")),
-    ("date", re.compile(r"\b(when|what date|by when|from when|since when|khi nao|bao gio|luc nao|ngay nao|tu khi nao"
-                        r"|tu ngay nao|thoi diem nao|ke tu khi nao)\b")),
-    ("party", re.compile(r"\b(who|whom|whose|which (?:body|authority|party|person|entity|organisation|organization)|"
-                         r"ai|co quan nao|to chuc nao|ben nao|nguoi nao|doanh nghiep nao)\b")),
-    ("place", re.compile(r"\b(where|o dau|tai dau|noi nao)\b")),
-    ("reason", re.compile(r"\b(why|tai sao|vi sao|ly do)\b")),
-    ("list", re.compile(r"\b(what are the|which (?:are|documents|conditions|cases|rights|obligations)|list|"
-                        r"gom nhung|bao gom nhung|nhung (?:gi|truong hop nao|dieu kien nao|giay to nao)|cac truong hop)\b")),
-    ("definition", re.compile(r"^(?:what (?:is|are|does) (?:meant by |an? |the )?[\w\s-]{1,40}(?:\?|mean)|"
-                              r"define\b)|\b(la gi|nghia la gi|duoc hieu nhu the nao|hieu the nao)\b")),
-    ("yes_no", re.compile(r"^(?:is|are|does|do|can|may|must|shall|should|will|has|have|was|were|am)\b|"
-                          r"\b(co (?:duoc|phai|bi|can)?\b.*\bkhong\b|duoc khong|phai khong|hay khong|khong a|"
-                          r"chua\s*\??$)")),
-]  # fmt: skip
 
 _HOLDS: dict[str, re.Pattern[str]] = {
     "duration": _DURATION,
@@ -82,15 +60,6 @@ _HOLDS: dict[str, re.Pattern[str]] = {
     "definition": _DEFINITION,
     "list": _LIST,
 }
-
-
-def question_type(question: str) -> str:
-    """One of ``TYPES``: the kind of answer ``question`` asks for (``other`` when no pattern tells)."""
-    q = " ".join(fold(question).lower().split())
-    for name, pattern in _Q:
-        if pattern.search(q):
-            return name
-    return "other"
 
 
 def holds_answer_type(qtype: str, sentence: str) -> bool:

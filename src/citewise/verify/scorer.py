@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from citewise.judge.trees import Tree, load_model, predict_log_odds
 from citewise.lang import detect_language
 from citewise.registry import Registry
+from citewise.trees import Tree, load_model, predict_log_odds
 from citewise.verify.features import FEATURES, pair_features
 from citewise.verify.support import best_window
 
