@@ -82,6 +82,14 @@ class RetrieveSettings(_Section):
     """With ``wording``: add the legal wording of spoken forms ("sổ đỏ", "bị đuổi việc", "got fired")
     to the lexical query (``retrieve.synonyms``)."""
     rerank_weight: float = 0.3
+    ranker: Literal["fusion", "learned"] = "fusion"
+    """How the fused candidates are ordered: by their fused score, or by the learned ranker
+    (``retrieve.ranker``: boosted trees over per-candidate features, trained by bench/ranker.py;
+    figures in docs/benchmarks.md, "Learned ranking")."""
+    ranker_depth: int = 50
+    """Fused candidates the learned ranker reorders."""
+    ranker_weights: Path | None = None
+    """A learned-ranker model file (default: the one shipped in the package)."""
     xrefs: bool = True
     """Add the provisions a chosen provision refers to as supporting evidence."""
     max_supporting: int = 3

@@ -9,6 +9,9 @@ import copy
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
 
 from citewise.index.base import Hit, Store
 from citewise.index.embedder import Embedder
@@ -16,11 +19,20 @@ from citewise.refs.resolve import ReferenceResolver, Resolution
 from citewise.retrieve.citation_rerank import citation_scores
 from citewise.retrieve.fusion import fuse
 from citewise.retrieve.query import analyze
-from citewise.retrieve.records import Evidence, RankerScore, SearchResult
+from citewise.retrieve.ranker import FEATURES, LearnedRanker, RankInputs, candidate_features, reorder
+from citewise.retrieve.records import Evidence, QueryAnalysis, RankerScore, SearchResult
 from citewise.retrieve.strength import limits, measure
 from citewise.retrieve.wording import rewrite
 from citewise.settings import RetrieveSettings
 from citewise.types import Chunk, Node
+
+
+@dataclass
+class _Gathered:
+    analysis: QueryAnalysis
+    inputs: RankInputs
+    qvec: np.ndarray | None
+    reasons: dict[tuple[str, int], list[str]]
 
 
 class Retriever:
@@ -37,6 +49,7 @@ class Retriever:
         self.resolver = ReferenceResolver(store)
         self.clock = clock
         self._cache: OrderedDict[tuple[str, int], tuple[tuple[int, ...], SearchResult]] = OrderedDict()
+        self._learned: LearnedRanker | None = None
 
     def _title(self, doc_id: str) -> str:
         return self.resolver.titles().get(doc_id, doc_id)
@@ -62,14 +75,13 @@ class Retriever:
             self._cache.popitem(last=False)
         return result
 
-    def _search(self, question: str, k: int) -> SearchResult:
+    def _gather(self, question: str, timings: dict[str, float]) -> _Gathered | None:
+        """Analysis, lexical and dense rankings, fusion and the document boost (``None``: chit-chat)."""
         s = self.settings
-        timings: dict[str, float] = {}
         t0 = self.clock()
         analysis = analyze(question)
         if analysis.intent == "chitchat":
-            timings["total"] = (self.clock() - t0) * 1000
-            return SearchResult(analysis, [], weak=True, weak_reason="chit-chat: no retrieval", timings=timings)
+            return None
         resolution = self.resolver.resolve(analysis.question, analysis.refs, analysis.docs)
         t1 = self.clock()
         timings["analysis"] = (t1 - t0) * 1000
@@ -99,15 +111,43 @@ class Retriever:
             timings["dense"] = (self.clock() - t3) * 1000
         t4 = self.clock()
         fused = fuse(rankings, s.fusion, s.weights, s.rrf_k)
-        per_ranker = {
-            name: {(h.doc_id, h.chunk_id): RankerScore(h.score, h.rank) for h in hits}
-            for name, hits in rankings.items()
-        }
         reasons: dict[tuple[str, int], list[str]] = {}
         for key in fused:
             if key[0] in resolution.docs and not only:
                 fused[key] *= s.doc_boost
                 reasons.setdefault(key, []).append(f"boosted ×{s.doc_boost:g}: {resolution.docs[key[0]]}")
+        timings["fusion"] = (self.clock() - t4) * 1000
+        inputs = RankInputs(analysis.question, lexical_query, analysis.lang, rankings, fused, resolution, None)
+        return _Gathered(analysis, inputs, qvec, reasons)
+
+    def _search(self, question: str, k: int) -> SearchResult:
+        s = self.settings
+        timings: dict[str, float] = {}
+        t0 = self.clock()
+        got = self._gather(question, timings)
+        if got is None:
+            timings["total"] = (self.clock() - t0) * 1000
+            return SearchResult(
+                analyze(question), [], weak=True, weak_reason="chit-chat: no retrieval", timings=timings
+            )
+        analysis, resolution, rankings, qvec, reasons = (
+            got.analysis,
+            got.inputs.resolution,
+            got.inputs.rankings,
+            got.qvec,
+            got.reasons,
+        )
+        fused = dict(got.inputs.fused)
+        per_ranker = {
+            name: {(h.doc_id, h.chunk_id): RankerScore(h.score, h.rank) for h in hits}
+            for name, hits in rankings.items()
+        }
+        if s.ranker == "learned" and fused:
+            t6 = self.clock()
+            keys, x = self._features(got.inputs, qvec)
+            fused = reorder(fused, keys, self.learned().score(x))
+            timings["ranker"] = (self.clock() - t6) * 1000
+        t4 = self.clock()
         pinned = self._pins(resolution, fused, reasons) if s.pin else []
         order = sorted(fused, key=lambda key: -fused[key])
         keys = pinned + [key for key in order if key not in pinned]
@@ -129,7 +169,7 @@ class Retriever:
         for i, e in enumerate(evidence):
             if e.pinned:
                 e.score = top + 1.0 - i * 1e-3
-        timings["fusion"] = (self.clock() - t4) * 1000
+        timings["fusion"] = timings["fusion"] + (self.clock() - t4) * 1000
         if s.rerank and analysis.refs:
             t5 = self.clock()
             self._rerank(analysis.question, analysis.refs, evidence)
@@ -155,6 +195,32 @@ class Retriever:
         why = strength.why_weak(dense_limit, cov_limit)
         timings["total"] = (self.clock() - t0) * 1000
         return SearchResult(analysis, evidence, bool(why), why, timings, strength)
+
+    def features(self, question: str) -> tuple[list[tuple[str, int]], np.ndarray]:
+        """The learned ranker's candidates for ``question`` (the first ``ranker_depth`` of the fusion, after
+        the document boost, in fused order) and their ``ranker.FEATURES`` rows — what ``bench/ranker.py``
+        trains on. Empty for chit-chat and when nothing is found."""
+        got = self._gather(question, {})
+        if got is None or not got.inputs.fused:
+            return [], np.zeros((0, len(FEATURES)))
+        return self._features(got.inputs, got.qvec)
+
+    def learned(self) -> LearnedRanker:
+        """The learned ranker (``settings.ranker_weights`` or the packaged model), loaded once."""
+        if self._learned is None:
+            self._learned = LearnedRanker.load(self.settings.ranker_weights)
+        return self._learned
+
+    def _features(self, inputs: RankInputs, qvec: np.ndarray | None) -> tuple[list[tuple[str, int]], np.ndarray]:
+        depth = self.settings.ranker_depth
+        keys = sorted(inputs.fused, key=lambda key: -inputs.fused[key])[:depth]
+        if qvec is not None and "dense" in inputs.rankings:
+            inputs.dense = self.store.vector_scores(qvec, keys)
+        chunks = {(c.doc_id, c.chunk_id): c for c in self.store.chunks(refs=keys)}
+        x = candidate_features(
+            inputs, keys, chunks, self.resolver.titles(), self.resolver.nodes_of, self.settings.candidates
+        )
+        return keys, x
 
     # -- steps --------------------------------------------------------------------------
     def _pins(
