@@ -31,6 +31,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import citewise
 import retrieval_report as report
@@ -128,24 +129,22 @@ def evaluate(
     engine = citewise.open(settings=settings_for(ds.name), embedder=None)
     units: UnitMap = chunk_units(engine.store)
     has_vectors = embedder is not None and build.get("first_build", {}).get("embedded", 0) >= build["chunks"]
-    lexical: dict[str, Row] = {}
-    fused: dict[str, Row] = {}
+    cached: MemoEmbedder | None = None
+
+    def row(group: str, name: str, dense: bool = False, **retrieve: Any) -> Row:
+        """One Retriever configuration on the questions, added to the rows."""
+        r = run_row(group, name, questions, pipeline(variant(engine, cached if dense else None, **retrieve), units))
+        rows.append(r)
+        return r
+
     modes = ("off", DEFAULT.wording) if control else MODES
-    for mode in modes:
-        eng = variant(engine, None, wording=mode)
-        lexical[mode] = run_row(
-            "lexical", f"Retriever lexical only, {mode_name(mode)}", questions, pipeline(eng, units)
-        )
-        rows.append(lexical[mode])
+    lexical = {mode: row("lexical", f"Retriever lexical only, {mode_name(mode)}", wording=mode) for mode in modes}
     if not control:
-        eng = variant(engine, None, weights={"lexical": 1.0, "wording": 1.0})
-        name = "Retriever lexical only, typed + wording keep (beside)"
-        rows.append(run_row("lexical", name, questions, pipeline(eng, units)))
+        row(
+            "lexical", "Retriever lexical only, typed + wording keep (beside)", weights={"lexical": 1.0, "wording": 1.0}
+        )
         for mode in ("keep", "terms"):
-            eng = variant(engine, None, wording=mode, synonyms=False)
-            rows.append(
-                run_row("lexical", f"Retriever lexical only, {mode_name(mode, False)}", questions, pipeline(eng, units))
-            )
+            row("lexical", f"Retriever lexical only, {mode_name(mode, False)}", wording=mode, synonyms=False)
     out: JSON = {
         "corpus": ds.name,
         "questions": len(questions),
@@ -153,6 +152,7 @@ def evaluate(
         "dense": has_vectors,
         "lexical_wording_vs_off": paired(lexical[DEFAULT.wording], lexical["off"]),
     }
+    fused: dict[str, Row] = {}
     if has_vectors and embedder is not None:
         cached = MemoEmbedder(embedder, limit=None)
         t0 = time.perf_counter()
@@ -160,25 +160,24 @@ def evaluate(
             cached.query(q.text)
         out["query_embed_ms"] = round((time.perf_counter() - t0) * 1000 / max(1, len(questions)), 1)
         if not control:
-            dense_only = variant(engine, cached, weights={"lexical": 0.0, "dense": 1.0})
-            rows.append(run_row("dense", "Retriever dense only", questions, pipeline(dense_only, units)))
+            row("dense", "Retriever dense only", True, weights={"lexical": 0.0, "dense": 1.0})
         for mode in modes:
-            eng = variant(engine, cached, wording=mode)
-            fused[mode] = run_row(
-                "fused", f"defaults (minmax 1 / 0.75), {mode_name(mode)}", questions, pipeline(eng, units)
-            )
-            rows.append(fused[mode])
+            fused[mode] = row("fused", f"defaults (minmax 1 / 0.75), {mode_name(mode)}", True, wording=mode)
         if not control:
             for w in (1.0, 0.5):
-                weights = {"lexical": w, "wording": w, "dense": 0.75}
-                eng = variant(engine, cached, weights=weights)
                 name = f"minmax, typed {w:g} + wording {w:g} (beside) + dense 0.75"
-                rows.append(run_row("fused", name, questions, pipeline(eng, units)))
-        rrf: dict[str, Row] = {}
-        for mode in ("off", DEFAULT.wording):
-            eng = variant(engine, cached, wording=mode, fusion="rrf", weights={"lexical": 1.0, "dense": 1.0})
-            rrf[mode] = run_row("fused", f"rrf lexical 1 / dense 1, {mode_name(mode)}", questions, pipeline(eng, units))
-            rows.append(rrf[mode])
+                row("fused", name, True, weights={"lexical": w, "wording": w, "dense": 0.75})
+        rrf = {
+            mode: row(
+                "fused",
+                f"rrf lexical 1 / dense 1, {mode_name(mode)}",
+                True,
+                wording=mode,
+                fusion="rrf",
+                weights={"lexical": 1.0, "dense": 1.0},
+            )
+            for mode in ("off", DEFAULT.wording)
+        }
         out["fused_wording_vs_off"] = paired(fused[DEFAULT.wording], fused["off"])
         out["rrf_wording_vs_off"] = paired(rrf[DEFAULT.wording], rrf["off"])
         out["fused_wording_vs_rrf_off"] = paired(fused[DEFAULT.wording], rrf["off"])
