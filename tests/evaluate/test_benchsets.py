@@ -129,3 +129,42 @@ def test_unknown_set_and_missing_folder(data: Path, tmp_path: Path) -> None:
         benchsets.load("nope", data)
     with pytest.raises(NotFound):
         benchsets.load("alqac2023", tmp_path / "empty")
+
+
+def test_natural_questions_go_onto_their_corpus(data: Path, tmp_path: Path) -> None:
+    rows = [
+        {
+            "id": "n1",
+            "question": "Cho em hỏi luật áp dụng cho ai ạ?",
+            "gold": [["01/2020", "2"]],
+            "lang": "vi",
+            "source": "written",
+            "corpus": "alqac2022",
+            "split": "dev",
+        },
+    ]
+    path = tmp_path / "natural_vi.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    (ds,) = benchsets.natural(path, data)
+    assert ds.name == "alqac2022" and ds.lang == "vi" and len(ds.records) == 2
+    assert [(q.qid, q.text, q.gold) for q in ds.questions] == [
+        ("n1", "Cho em hỏi luật áp dụng cho ai ạ?", frozenset({("01/2020", "2")}))
+    ]
+    path.write_text(json.dumps({**rows[0], "gold": [["01/2020", "9"]]}) + "\n", encoding="utf-8")
+    with pytest.raises(NotFound, match="01/2020/9"):
+        benchsets.natural(path, data)
+
+
+def test_shipped_natural_sets_resolve() -> None:
+    """Every gold of bench/sets/natural_*.jsonl is a unit of its corpus."""
+    sets = sorted((Path(__file__).resolve().parents[2] / "bench" / "sets").glob("natural_*.jsonl"))
+    assert sets
+    for path in sets:
+        try:
+            loaded = benchsets.natural(path)
+        except NotFound as e:
+            if "data folder not found" in str(e):
+                pytest.skip(str(e))
+            raise
+        ids = [q.qid for ds in loaded for q in ds.questions]
+        assert len(ids) == len(set(ids)), path.name
