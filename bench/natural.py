@@ -10,8 +10,8 @@ Usage::
 
 Question sets: ``bench/sets/natural_*.jsonl`` (written for this benchmark, gold articles of the ALQAC
 2022 / 2023 law corpora; see bench/sets/README.md), loaded by ``benchsets.natural`` onto the cached
-benchmark index of their corpus (``bench/indexes.py``; ALQAC 2022 here lexical only unless its index
-already holds vectors). Rows, per set: plain bm25s on each article's raw text with the question as
+benchmark index of their corpus (``bench/indexes.py``; searched with vectors when every chunk of the
+index has one, ObliQA lexical only). Rows, per set: plain bm25s on each article's raw text with the question as
 typed and rewritten; the Retriever lexical only with ``retrieve.wording`` off and in each mode; then,
 where the index has vectors, dense only, the shipped defaults with and without wording, and reciprocal
 rank fusion with and without wording. The control reruns the ALQAC questions (statements and formal
@@ -128,7 +128,7 @@ def evaluate(
     rows: list[Row] = [] if control else baseline_rows(ds, questions, ds.lang)
     engine = citewise.open(settings=settings_for(ds.name), embedder=None)
     units: UnitMap = chunk_units(engine.store)
-    has_vectors = embedder is not None and build.get("first_build", {}).get("embedded", 0) >= build["chunks"]
+    has_vectors = embedder is not None and not engine.store.pending_embeddings(limit=1)
     cached: MemoEmbedder | None = None
 
     def row(group: str, name: str, dense: bool = False, **retrieve: Any) -> Row:
@@ -326,7 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--lexical-only", action="store_true", help="no embedder: lexical rows only")
     ap.add_argument("--no-control", action="store_true", help="skip the ALQAC statement-style control")
-    ap.add_argument("--dense", default="alqac2023", help="corpora searched with vectors (comma-separated)")
+    ap.add_argument(
+        "--dense", default="alqac2023,alqac2022", help="corpora searched with vectors when indexed (comma-separated)"
+    )
     ap.add_argument("--report", action="store_true", help="only rewrite the docs section from the results file")
     args = ap.parse_args(argv)
     if args.report:
