@@ -11,13 +11,14 @@ Per set: AUC of the judge's score (answerable vs not), the operating point at th
 of answerable questions, share of unanswerable ones not answered, gold answer inside the chosen sentence), the
 curve of refusal vs answer rate, and milliseconds per question.
 
-    .venv/bin/python bench/judge.py [--limit N] [--judge features]
+    .venv/bin/python bench/judge.py [--limit N] [--judge features,pair,tiered] [--write-docs]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -49,7 +50,7 @@ def sets(limit: int | None) -> dict[str, list[tuple[str, str, list[Passage], boo
 
     def items(qs: list[jp.Question]) -> list[tuple[str, str, list[Passage], bool, str]]:
         out = []
-        for q in qs[:limit]:
+        for q in spread(qs, limit):
             passages = [Passage(p) for p in q.context.split("\n") if p.strip()]
             out.append((q.question, q.lang, passages, q.answerable, q.answers[0][1] if q.answers else ""))
         return out
@@ -68,9 +69,18 @@ def sets(limit: int | None) -> dict[str, list[tuple[str, str, list[Passage], boo
         out["legal-nearmiss"] = [
             (r["question"], r["lang"], [Passage(r["passage"], 0, r.get("provision", ""))], bool(r["answerable"]),
              r.get("answer") or "")
-            for r in rows[:limit]
+            for r in spread(rows, limit)
         ]  # fmt: skip
     return out
+
+
+def spread(rows: list[Any], limit: int | None) -> list[Any]:
+    """At most ``limit`` rows drawn across the whole set (a fixed shuffle, seed 7, kept in file order), so a limit
+    still covers every article and both labels (every k-th row can fall on one label in an interleaved file)."""
+    if limit is None or len(rows) <= limit:
+        return rows
+    keep = sorted(random.Random(7).sample(range(len(rows)), limit))
+    return [rows[i] for i in keep]
 
 
 def auc(labels: np.ndarray, scores: np.ndarray) -> float:
@@ -145,35 +155,64 @@ def support_contrast(scorer_name: str = "trained") -> dict[str, Any]:
         "precision": round(tp / max(1, int(p_.sum())), 4),
         "recall": round(tp / max(1, int(y.sum())), 4),
         "right_by_kind": {k: round(a / n, 4) for k, (a, n) in sorted(kinds.items())},
-        "by_lang_auc": {
-            lang: round(auc(y[idx], s_[idx]), 4)
-            for lang in ("en", "vi")
-            if len(idx := np.array([i for i, r in enumerate(rows) if r["lang"] == lang])) > 0
-        },
+        "by_lang_auc": by_lang_auc(rows, y, s_),
     }
+
+
+def by_lang_auc(rows: list[dict[str, Any]], y: np.ndarray, s: np.ndarray) -> dict[str, float]:
+    return {
+        lang: round(auc(y[idx], s[idx]), 4)
+        for lang in ("en", "vi")
+        if len(idx := np.array([i for i, r in enumerate(rows) if r["lang"] == lang])) > 0
+    }
+
+
+def support_contrast_pair() -> dict[str, Any] | None:
+    """The pair classifier's support output (``PairClassifier.supports``) on the same contrast set: AUC only
+    (it has no shipped support threshold), and ms per pair."""
+    from citewise.judge.pair import PairClassifier, available
+
+    if not available():
+        return None
+    clf = PairClassifier()
+    rows = [json.loads(line) for line in CONTRAST.read_text(encoding="utf-8").splitlines() if line.strip()]
+    t = time.perf_counter()
+    s = np.array([clf.supports(r["claim"], r["premise"]) for r in rows])
+    ms = (time.perf_counter() - t) * 1000 / max(1, len(rows))
+    y = np.array([int(r["label"] == "supported") for r in rows])
+    return {"pairs": len(rows), "auc": round(auc(y, s), 4), "by_lang_auc": by_lang_auc(rows, y, s), "ms": round(ms, 1)}
 
 
 def markdown(results: dict[str, Any]) -> list[str]:
     m = results["machine"]
-    rows = [
-        [name, str(r["questions"]), str(r["answerable"]), f"{r['auc']:.3f}", str(r["answer_rate"]),
-         str(r["not_answered_unanswerable"]), str(r["gold_in_sentence"]), f"{r['ms_p50']:.0f} / {r['ms_p95']:.0f}"]
-        for name, r in results["sets"].items()
-    ]  # fmt: skip
-    curve = [
-        [name, *(f"{c['not_answered_unanswerable']:.2f}" for c in r["curve"])] for name, r in results["sets"].items()
-    ]
+    judges = results.get("judges") or [results["judge"]]
+    by_set = results["by_judge"] if "by_judge" in results else {judges[0]: results["sets"]}
+    rows, curve = [], []
+    for name in by_set[judges[0]]:
+        for j in judges:
+            r = by_set[j][name]
+            rows.append(
+                [name, j, str(r["questions"]), str(r["answerable"]), f"{r['auc']:.3f}", str(r["answer_rate"]),
+                 str(r["not_answered_unanswerable"]), str(r["gold_in_sentence"]), f"{r['ms_p50']:.0f} / {r['ms_p95']:.0f}"]
+            )  # fmt: skip
+            curve.append([name, j, *(f"{c['not_answered_unanswerable']:.2f}" for c in r["curve"])])
+    limit = results.get("limit")
+    sample = f" At most {limit} questions per set, taken evenly across it (`--limit`)." if limit else ""
     return [
         "## Answerability (judge)",
         "",
-        f"`{m['command']}` · judge `{results['judge']}` · {m['date']} · {m['cores']} cores, load {m['loadavg']} "
-        f"· {m['revision']}. Sets never trained or tuned on (bench/judge.py names them). At the shipped per-language "
-        "thresholds: answer rate of answerable questions, share of unanswerable ones not answered (no direct "
-        "answer or refusal), and how often the gold answer is inside the sentence the judge chose.",
+        f"`{m['command']}` · judges {', '.join(f'`{j}`' for j in judges)} · {m['date']} · {m['cores']} cores, load "
+        f"{m['loadavg']} · {m['revision']}. Sets never trained or tuned on (bench/judge.py names them).{sample} "
+        "`features` is the fast zero-token tier; `pair` the fine-tuned e5-small pair classifier "
+        "(docs/judge-model-card.md) deciding alone on the fast tier's best sentences; `tiered` the fast tier with the "
+        "pair classifier in its unsure band (how, chosen on dev data: the model card). At each judge's "
+        "per-language thresholds: answer rate of answerable questions, share of unanswerable ones not answered (no "
+        "direct answer or refusal), and how often the gold answer is inside the sentence the judge chose.",
         "",
         md_table(
             [
                 "set",
+                "judge",
                 "questions",
                 "answerable",
                 "AUC",
@@ -188,16 +227,25 @@ def markdown(results: dict[str, Any]) -> list[str]:
         "Operating curve: share of unanswerable questions not answered at a threshold answering this share of the "
         "answerable ones.",
         "",
-        md_table(["set", "answer 0.5", "0.6", "0.7", "0.8", "0.9"], curve),
+        md_table(["set", "judge", "answer 0.5", "0.6", "0.7", "0.8", "0.9"], curve),
         "",
-        *support_lines(results.get("support")),
+        *support_lines(results.get("support"), results.get("support_pair")),
     ]
 
 
-def support_lines(sup: dict[str, Any] | None) -> list[str]:
+def support_lines(sup: dict[str, Any] | None, pair: dict[str, Any] | None = None) -> list[str]:
     if not sup:
         return []
     kinds = [[k, f"{v:.2f}"] for k, v in sup["right_by_kind"].items()]
+    pair_line = (
+        [
+            f"The pair classifier's support output on the same set: AUC {pair['auc']} (EN "
+            f"{pair['by_lang_auc'].get('en')}, VI {pair['by_lang_auc'].get('vi')}), {pair['ms']} ms per pair.",
+            "",
+        ]
+        if pair
+        else []
+    )
     return [
         "Support (the shipped scorer, `verify/weights/support-gbt-v2.json`) on the constructed contrast set "
         f"bench/sets/support_contrast.jsonl ({sup['pairs']} pairs, EN + VI, written for this project): AUC "
@@ -207,13 +255,15 @@ def support_lines(sup: dict[str, Any] | None) -> list[str]:
         "",
         md_table(["kind", "right"], kinds),
         "",
+        *pair_line,
     ]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("--limit", type=int, default=None, help="at most N questions per set")
-    ap.add_argument("--judge", default="features")
+    ap.add_argument("--limit", type=int, default=None, help="at most N questions per set (taken evenly)")
+    ap.add_argument("--judge", default="features", help="one judge or several, comma-separated, run side by side")
+    ap.add_argument("--write-docs", action="store_true", help="write the docs section even with --limit")
     ap.add_argument("--docs-only", action="store_true", help="rewrite the docs section from the last results")
     args = ap.parse_args()
     if args.docs_only:
@@ -222,21 +272,31 @@ def main() -> None:
         write_results(RESULTS, old)
         write_section("Answerability (judge)", markdown(old))
         return
-    judge = JUDGES.create(args.judge)
-    results: dict[str, Any] = {"machine": machine(command_line("judge.py", None)), "judge": args.judge, "sets": {}}
+    names = [n.strip() for n in args.judge.split(",") if n.strip()]
+    judges = {n: JUDGES.create(n) for n in names}
+    results: dict[str, Any] = {
+        "machine": machine(command_line("judge.py", None)),
+        "judges": names,
+        "limit": args.limit,
+        "by_judge": {n: {} for n in names},
+    }
     for name, items in sets(args.limit).items():
-        res = run_set(judge, items)
-        results["sets"][name] = res
-        print(
-            f"{name:24s} n={res['questions']:5d} AUC {res['auc']:.3f} answered {res['answer_rate']} "
-            f"not-answered(unanswerable) {res['not_answered_unanswerable']} gold-in {res['gold_in_sentence']} "
-            f"p50 {res['ms_p50']} ms",
-            flush=True,
-        )
+        for jname, judge in judges.items():
+            res = run_set(judge, items)
+            results["by_judge"][jname][name] = res
+            print(
+                f"{name:24s} {jname:9s} n={res['questions']:5d} AUC {res['auc']:.3f} answered {res['answer_rate']} "
+                f"not-answered(unanswerable) {res['not_answered_unanswerable']} gold-in {res['gold_in_sentence']} "
+                f"p50 {res['ms_p50']} ms",
+                flush=True,
+            )
     results["support"] = support_contrast()
     print("support contrast", json.dumps(results["support"]), flush=True)
+    if any(n != "features" for n in names):
+        results["support_pair"] = support_contrast_pair()
+        print("support contrast (pair classifier)", json.dumps(results["support_pair"]), flush=True)
     write_results(RESULTS, results)
-    if args.limit is None:
+    if args.limit is None or args.write_docs:
         write_section("Answerability (judge)", markdown(results))
 
 

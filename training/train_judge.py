@@ -246,18 +246,22 @@ def cmd_cache(args: argparse.Namespace) -> None:
 
 # -- model ------------------------------------------------------------------------------------------
 class JudgeHead(nn.Module):
-    """``scale · features`` → Linear → GELU → Linear(hidden, tasks); the task picks the output unit."""
+    """``scale · (features − mu) / sd`` → Linear → GELU → Linear(hidden, tasks); the task picks the output unit.
+    ``mu``/``sd`` are fixed buffers (the base model's feature statistics, ``standardise``; 0/1 until set) and are
+    folded into the first layer at export."""
 
     def __init__(self, hidden: int = 256, n_tasks: int = 2, scale: float = 20.0, dim: int = 384) -> None:
         super().__init__()
         self.scale = scale
         self.hidden = hidden
+        self.register_buffer("mu", torch.zeros(dim))
+        self.register_buffer("sd", torch.ones(dim))
         if hidden:
             self.l1 = nn.Linear(dim, hidden)
         self.l2 = nn.Linear(hidden or dim, n_tasks)
 
     def forward(self, v: torch.Tensor, task_idx: torch.Tensor) -> torch.Tensor:
-        x = v * self.scale
+        x = (v - self.mu) / self.sd * self.scale
         if self.hidden:
             x = F.gelu(self.l1(x))
         return self.l2(x).gather(1, task_idx[:, None])[:, 0]
@@ -288,12 +292,21 @@ class Judge(nn.Module):
                 p.requires_grad_(True)
 
     def forward(self, h: torch.Tensor, mask: torch.Tensor, task_idx: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(h, mask), task_idx)
+
+    def features(self, h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         start = 12 - self.k
         if start > SPLIT_AT:
             with torch.no_grad():
                 h = self.enc.run_layers(h, mask, SPLIT_AT, start)
-        x = self.enc.run_layers(h, mask, start)
-        return self.head(pool_states(x, mask, self.pool), task_idx)
+        return pool_states(self.enc.run_layers(h, mask, start), mask, self.pool)
+
+    @torch.no_grad()
+    def standardise(self, batches: list[tuple[torch.Tensor, torch.Tensor]]) -> None:
+        """Set the head's fixed input statistics from the base model's features of some training pairs."""
+        feats = torch.cat([self.features(h, m) for h, m in batches])
+        self.head.mu.copy_(feats.mean(0))
+        self.head.sd.copy_(feats.std(0).clamp_min(1e-3))
 
 
 def batch_of(cache: Cache, items: list[Item]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -416,6 +429,18 @@ def cmd_train(args: argparse.Namespace) -> None:
 
     enc = E5Encoder.from_file(read_e5())
     model = Judge(enc, args.k, args.hidden, args.scale, args.pool)
+    if args.init:
+        st0 = torch.load(RUNS / args.init / "final.pt", weights_only=False)
+        model.load_state_dict(st0["model"], strict=False)
+        log(f"started from {args.init}/final.pt (step {st0['step']})")
+    elif args.standardise:
+        sample = _sample(train, 256, seed=2)
+        model.standardise(
+            [batch_of(cache, [(p.task, p.a, p.b) for p in sample[i : i + 32]])[:2] for i in range(0, len(sample), 32)]
+        )
+        log(
+            f"head input standardised: mean |mu| {model.head.mu.abs().mean():.3f}, sd range {model.head.sd.min():.3f}-{model.head.sd.max():.3f}"
+        )
     enc_params = [p for p in enc.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(
         [{"params": enc_params, "lr": args.lr}, {"params": model.head.parameters(), "lr": args.head_lr}],
@@ -647,10 +672,14 @@ def cmd_export(args: argparse.Namespace) -> None:
     out.mkdir(parents=True, exist_ok=True)
     err = rt.write_delta(f, {n: v.reshape(f.shape(n)) for n, v in tuned.items()}, out / "pair-delta.npz")
     hd = model.head
+    # fold the fixed standardisation and the scale into the first layer: W1 · s(v − mu)/sd + b1
+    mu, sd = hd.mu.numpy().astype(np.float64), hd.sd.numpy().astype(np.float64)
+    w1 = hd.l1.weight.detach().numpy().astype(np.float64) * hd.scale / sd[None, :]
+    b1 = hd.l1.bias.detach().numpy().astype(np.float64) - w1 @ mu
     np.savez(
         out / "pair-head.npz",
-        w1=(hd.l1.weight.detach().numpy() * hd.scale).astype(np.float32),
-        b1=hd.l1.bias.detach().numpy().astype(np.float32),
+        w1=w1.astype(np.float32),
+        b1=b1.astype(np.float32),
         w2=hd.l2.weight.detach().numpy().astype(np.float32),
         b2=hd.l2.bias.detach().numpy().astype(np.float32),
     )
@@ -811,6 +840,8 @@ def main() -> None:
         t.add_argument("--no-dev", action="store_true")
         t.add_argument("--resume", action="store_true")
         t.add_argument("--pool", default="cls+mean", choices=POOLS)
+        t.add_argument("--standardise", type=int, default=1, help="fixed standardisation of the head's input")
+        t.add_argument("--init", default="", help="start from this run's final.pt (a further epoch)")
         t.add_argument("--curriculum", type=int, default=1, help="easy negatives first (epoch 1 only)")
     e = sub.add_parser("export")
     e.add_argument("--run", required=True)
