@@ -357,7 +357,12 @@ def summarize(
     groups: dict[str, list[PartSpec]] = {}
     for spec in specs:
         groups.setdefault(spec.set, []).append(spec)
+    for spec in specs:  # pooled: per question language; everyday held-out splits; what the shipped model never saw
         groups.setdefault(f"lang {spec.lang}", []).append(spec)
+        if spec.set.startswith("natural_vi held"):
+            groups.setdefault("natural_vi heldout all", []).append(spec)
+        if spec.set != "natural_vi dev":
+            groups.setdefault(f"lang {spec.lang} unseen by shipped", []).append(spec)
     out: JSON = {"sets": {}}
     for name, members in groups.items():
         names = set.intersection(*(set(per[m.name]) for m in members))

@@ -13,14 +13,16 @@ ROWS = {
     "learned_licensed": "learned, shipped model (everyday dev questions only)",
 }
 SETS = {
-    "alqac2022": "ALQAC 2022 (520)",
-    "alqac2023": "ALQAC 2023 train (100)",
+    "alqac2022": "ALQAC 2022",
+    "alqac2023": "ALQAC 2023 train",
     "obliqa": "ObliQA dev, first 1,000 (lexical index)",
     "natural_vi dev": "everyday Vietnamese, dev split",
     "natural_vi heldout": "everyday Vietnamese, held-out split",
     "natural_vi heldout2": "everyday Vietnamese, second held-out split",
+    "natural_vi heldout all": "everyday Vietnamese, both held-out splits",
     "natural_en heldout": "everyday English on ObliQA, held out",
     "lang vi": "all Vietnamese questions",
+    "lang vi unseen by shipped": "Vietnamese questions the shipped model never saw (all but the everyday dev split)",
     "lang en": "all English questions",
 }
 
@@ -50,6 +52,19 @@ def markdown(results: JSON) -> list[str]:
     ]
     if meta:
         out += [f"Run: {meta.get('date')} at {meta.get('revision')}, load after {meta.get('loadavg_after')}.", ""]
+    summary = []
+    for name, title in SETS.items():
+        entry = ev.get("sets", {}).get(name)
+        if not entry:
+            continue
+        r, p = entry["rows"], entry["paired"]
+        cells = [f"{r[k]['ndcg10']:.3f}" if k in r else "–" for k in ROWS]
+        deltas = [_ci(p[k]) if k in p else "–" for k in ("learned vs defaults", "learned_licensed vs defaults")]
+        summary.append([title, str(entry["questions"]), *cells, *deltas])
+    if summary:
+        heads = ["set", "questions", "defaults", "BM25", "RRF", "learned (fold)", "leave-set-out", "shipped"]
+        out += ["nDCG@10 per set (details below):", ""]
+        out += [md_table([*heads, "learned − defaults", "shipped − defaults"], summary), ""]
     for name, title in SETS.items():
         entry = ev.get("sets", {}).get(name)
         if not entry:

@@ -54,7 +54,7 @@ def coverage(query: str, text: str) -> float:
     return covered(query_terms(query), text)
 
 
-def query_terms(query: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+def query_terms(query: str) -> Terms:
     """The content words and content word pairs of ``query`` that ``covered`` looks for (computed once
     for a question measured against many texts)."""
     q = words(query)
@@ -62,16 +62,29 @@ def query_terms(query: str) -> tuple[frozenset[str], frozenset[tuple[str, str]]]
     return frozenset(w for w in q if w not in STOPWORDS), pairs
 
 
-def covered(terms: tuple[frozenset[str], frozenset[tuple[str, str]]], text: str) -> float:
+Terms = tuple[frozenset[str], frozenset[tuple[str, str]]]
+
+
+def covered(terms: Terms, text: str) -> float:
     """``coverage`` of a query given by its ``query_terms``."""
+    return overlap(terms, text_terms(text))
+
+
+def text_terms(text: str) -> Terms:
+    """The words and word pairs of ``text`` (what ``overlap`` looks the query's terms up in)."""
+    t = words(text)
+    return frozenset(t), frozenset(itertools.pairwise(t))
+
+
+def overlap(terms: Terms, found: Terms) -> float:
+    """``coverage`` of a query given by its ``query_terms`` in a text given by its ``text_terms``."""
     uni, pairs = terms
     if not uni:
         return 0.0
-    t = words(text)
-    u = len(uni & set(t)) / len(uni)
+    u = len(uni & found[0]) / len(uni)
     if not pairs:
         return u
-    return 0.5 * u + 0.5 * len(pairs & set(itertools.pairwise(t))) / len(pairs)
+    return 0.5 * u + 0.5 * len(pairs & found[1]) / len(pairs)
 
 
 TYPES = ("duration", "amount", "number", "date", "party", "place", "yes_no", "definition", "reason", "list", "other")

@@ -85,3 +85,10 @@ def test_reorder_keeps_the_rest_below() -> None:
     out = reorder(fused, [("a", 1), ("a", 2)], np.asarray([-2.0, 3.0]))
     assert sorted(out, key=lambda k: -out[k]) == [("a", 2), ("a", 1), ("b", 1), ("b", 2)]
     assert all(0 <= v < 1 for v in out.values())
+
+
+def test_forest_sums_the_trees_as_one_by_one() -> None:
+    ranker = LearnedRanker.load(TINY)
+    x = np.asarray(json.loads(TINY.read_text(encoding="utf-8"))["check"]["rows"])
+    one_by_one = sum(t.predict(x) for t in ranker.trees)
+    np.testing.assert_allclose(ranker.forest.predict_sum(x), one_by_one, rtol=0, atol=1e-12)

@@ -19,7 +19,7 @@ from citewise.refs.resolve import ReferenceResolver, Resolution
 from citewise.retrieve.citation_rerank import citation_scores
 from citewise.retrieve.fusion import fuse
 from citewise.retrieve.query import analyze
-from citewise.retrieve.ranker import FEATURES, LearnedRanker, RankInputs, candidate_features, reorder
+from citewise.retrieve.ranker import FEATURES, LearnedRanker, RankInputs, TermsCache, candidate_features, reorder
 from citewise.retrieve.records import Evidence, QueryAnalysis, RankerScore, SearchResult
 from citewise.retrieve.strength import limits, measure
 from citewise.retrieve.wording import rewrite
@@ -50,6 +50,7 @@ class Retriever:
         self.clock = clock
         self._cache: OrderedDict[tuple[str, int], tuple[tuple[int, ...], SearchResult]] = OrderedDict()
         self._learned: LearnedRanker | None = None
+        self._terms = TermsCache()
 
     def _title(self, doc_id: str) -> str:
         return self.resolver.titles().get(doc_id, doc_id)
@@ -217,9 +218,8 @@ class Retriever:
         if qvec is not None and "dense" in inputs.rankings:
             inputs.dense = self.store.vector_scores(qvec, keys)
         chunks = {(c.doc_id, c.chunk_id): c for c in self.store.chunks(refs=keys)}
-        x = candidate_features(
-            inputs, keys, chunks, self.resolver.titles(), self.resolver.nodes_of, self.settings.candidates
-        )
+        titles, nodes_of = self.resolver.titles(), self.resolver.nodes_of
+        x = candidate_features(inputs, keys, chunks, titles, nodes_of, self.settings.candidates, self._terms)
         return keys, x
 
     # -- steps --------------------------------------------------------------------------

@@ -14,6 +14,7 @@ The model is a JSON file: ``weights/ranker-lambdamart-v1.json`` in the package b
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,8 +23,8 @@ import numpy as np
 
 from citewise.index.base import Hit
 from citewise.refs.resolve import Resolution
-from citewise.textmatch import covered, query_terms, question_type
-from citewise.trees import Tree, load_model
+from citewise.textmatch import Terms, overlap, query_terms, question_type, text_terms
+from citewise.trees import Forest, Tree, load_model
 from citewise.types import Chunk, Node
 
 DEFAULT_WEIGHTS = "ranker-lambdamart-v1.json"
@@ -84,8 +85,10 @@ def candidate_features(
     titles: Mapping[str, str],
     nodes_of: Callable[[str], list[Node]],
     depth: int,
+    terms_of: Callable[[str], Terms] = text_terms,
 ) -> np.ndarray:
-    """One row of ``FEATURES`` per key (the fused candidates in fused order, chunks fetched)."""
+    """One row of ``FEATURES`` per key (the fused candidates in fused order, chunks fetched);
+    ``terms_of``: a text's words and word pairs (``TermsCache`` keeps them between questions)."""
     x = np.zeros((len(keys), len(FEATURES)), dtype=np.float64)
     if not keys:
         return x
@@ -150,11 +153,12 @@ def candidate_features(
         c = chunks.get(key)
         if c is None:
             continue
-        row[col["cov_title"]] = covered(terms, titles.get(c.doc_id, ""))
-        row[col["cov_heading"]] = covered(terms, c.header)
-        row[col["cov_body"]] = covered(terms, c.body)
+        body = terms_of(c.body)
+        row[col["cov_title"]] = overlap(terms, terms_of(titles.get(c.doc_id, "")))
+        row[col["cov_heading"]] = overlap(terms, terms_of(c.header))
+        row[col["cov_body"]] = overlap(terms, body)
         row[col["cov_body_lexical"]] = (
-            covered(lexical_terms, c.body) if lexical_terms is not terms else row[col["cov_body"]]
+            overlap(lexical_terms, body) if lexical_terms is not terms else row[col["cov_body"]]
         )
         row[col["doc_named"]] = float(c.doc_id in res.docs)
         row[col["provision_pinned"]] = inside(c, pinned)
@@ -172,11 +176,31 @@ def candidate_features(
     return x
 
 
+class TermsCache:
+    """The words and word pairs of the texts last seen (chunk bodies, headers, titles), so a chunk found
+    again by another question is not read again: most of the stage's time is reading candidate texts."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self._terms: OrderedDict[str, Terms] = OrderedDict()
+
+    def __call__(self, text: str) -> Terms:
+        found = self._terms.get(text)
+        if found is None:
+            found = self._terms[text] = text_terms(text)
+            if len(self._terms) > self.size:
+                self._terms.popitem(last=False)
+        else:
+            self._terms.move_to_end(text)
+        return found
+
+
 class LearnedRanker:
     """Boosted regression trees over ``FEATURES`` (a LambdaMART model exported to JSON)."""
 
     def __init__(self, model: Mapping[str, object], source: str = "") -> None:
         self.trees = [Tree.from_dict(t) for t in model["trees"]]  # type: ignore[attr-defined]
+        self.forest = Forest(self.trees)
         self.base = float(model.get("base", 0.0))  # type: ignore[arg-type]
         self.model = model
         self.source = source
@@ -188,10 +212,7 @@ class LearnedRanker:
 
     def score(self, x: np.ndarray) -> np.ndarray:
         """One score per row (higher ranks first)."""
-        out = np.full(len(x), self.base, dtype=np.float64)
-        for t in self.trees:
-            out += t.predict(x)
-        return out
+        return self.base + self.forest.predict_sum(np.asarray(x, dtype=np.float64))
 
 
 def reorder(fused: Mapping[Key, float], keys: Sequence[Key], scores: np.ndarray) -> dict[Key, float]:
