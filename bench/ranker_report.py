@@ -83,6 +83,35 @@ def markdown(results: JSON) -> list[str]:
             for k, p in entry["paired"].items()
         ]  # fmt: skip
         out += [md_table(["comparison", "ΔnDCG@10 [95 % CI]", "ΔHit@1", "top-1 won/lost"], pairs), ""]
+    transfer = results.get("transfer")
+    if transfer:
+        heads = ["features (leave-one-set-out)", "rounds", "ALQAC 2022", "ALQAC 2023", "ObliQA", "everyday VI dev"]
+        rows = [
+            [t["variant"], str(t["rounds"]), *(f"{t['per_set'].get(k, 0):.3f}" for k in ("alqac2022", "alqac2023", "obliqa", "natural_vi"))]
+            for t in transfer["rows"]
+        ]  # fmt: skip
+        out += [
+            "### Transfer to a data set left out (candidates, chunk-level nDCG@10)",
+            "",
+            "`bench/ranker.py --ablate`: each training set scored by a model trained on the other three, with "
+            "groups of features zeroed (no tree splits on them) and after 50 rounds or the chosen number; the "
+            "fused order of the same candidates first. Feature space, not the Retriever: chunk labels, no pins "
+            "or window merging.",
+            "",
+            md_table(heads, rows),
+            "",
+        ]
+        lic = [
+            [t["variant"], str(t["rounds"]), *(f"{t['per_set'].get(k, 0):.3f}" for k in ("alqac2022", "alqac2023", "obliqa"))]
+            for t in transfer.get("licensed_rows", [])
+        ]  # fmt: skip
+        if lic:
+            out += [
+                "Trained on the licensed data alone (the everyday VI dev questions), scored on the other sets:",
+                "",
+                md_table(["features", "rounds", "ALQAC 2022", "ALQAC 2023", "ObliQA"], lic),
+                "",
+            ]
     lat = ev.get("latency_ms")
     if lat:
         out += [
