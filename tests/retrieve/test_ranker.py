@@ -92,3 +92,25 @@ def test_forest_sums_the_trees_as_one_by_one() -> None:
     x = np.asarray(json.loads(TINY.read_text(encoding="utf-8"))["check"]["rows"])
     one_by_one = sum(t.predict(x) for t in ranker.trees)
     np.testing.assert_allclose(ranker.forest.predict_sum(x), one_by_one, rtol=0, atol=1e-12)
+
+
+def test_runtime_needs_no_lightgbm(store: EmbeddedStore, tmp_path: Path) -> None:
+    """The learned stage runs with LightGBM unimportable (it is a training-only dependency)."""
+    import os
+    import subprocess
+    import sys
+
+    blocker = tmp_path / "lightgbm.py"
+    blocker.write_text("raise ImportError('lightgbm is for training only')\n", encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from citewise.index.embedded import EmbeddedStore\n"
+        "from citewise.retrieve.hybrid import Retriever\n"
+        "from citewise.settings import RetrieveSettings\n"
+        f"r = Retriever(EmbeddedStore({str(store.folder)!r}), None, RetrieveSettings(ranker='learned'))\n"
+        f"assert r.search({QUESTIONS[2]!r}, k=3).evidence\n"
+        "assert 'lightgbm' not in sys.modules\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "OMP_WAIT_POLICY": "PASSIVE"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
