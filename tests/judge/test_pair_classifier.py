@@ -1,0 +1,76 @@
+"""The shipped pair classifier (judge/weights/pair-*.npz, real model, numpy run time) on hand-written EN and VI
+cases: the sentence that answers the question against a near-miss from the same kind of provision."""
+
+from __future__ import annotations
+
+import pytest
+
+from citewise.judge.answerability import JUDGES
+from citewise.judge.pair import PairClassifier, available
+from citewise.judge.records import Passage
+
+pytestmark = pytest.mark.skipif(not available(), reason="pair classifier weights not installed")
+
+CASES = [
+    (
+        "How many days do I have to notify the company of a loss?",
+        "The insured must notify the company within 14 days of the loss.",
+        "The company settles a claim within 30 days of receiving the documents.",
+    ),
+    (
+        "Who must designate a data protection officer?",
+        "The controller and the processor shall designate a data protection officer.",
+        "The data protection officer shall directly report to the highest management level.",
+    ),
+    (
+        "What is the maximum fine for infringing the regulation?",
+        "Infringements shall be subject to administrative fines up to 20 000 000 EUR.",
+        "Each supervisory authority shall ensure that the imposition of fines is effective and proportionate.",
+    ),
+    (
+        "When does the cover start?",
+        "Cover starts at midnight on the day the first premium is paid.",
+        "Either party may cancel the policy by giving 30 days' written notice.",
+    ),
+    (
+        "Thời hạn thông báo tổn thất là bao lâu?",
+        "Người được bảo hiểm phải thông báo tổn thất cho doanh nghiệp bảo hiểm trong thời hạn 14 ngày.",
+        "Doanh nghiệp bảo hiểm phải lưu giữ hồ sơ bồi thường trong thời hạn 10 năm.",
+    ),
+    (
+        "Ai có quyền đơn phương chấm dứt hợp đồng bảo hiểm?",
+        "Bên mua bảo hiểm có quyền đơn phương chấm dứt hợp đồng bảo hiểm khi doanh nghiệp tăng phí.",
+        "Hợp đồng bảo hiểm phải được lập thành văn bản.",
+    ),
+    (
+        "Mức phạt tiền tối đa đối với hành vi vi phạm là bao nhiêu?",
+        "Mức phạt tiền tối đa đối với hành vi vi phạm là 200 triệu đồng.",
+        "Hành vi vi phạm bị xử lý theo quy định của pháp luật về xử lý vi phạm hành chính.",
+    ),
+    (
+        "Phí bảo hiểm được đóng khi nào?",
+        "Phí bảo hiểm được đóng hằng tháng vào ngày đầu tiên của tháng.",
+        "Phí bảo hiểm do doanh nghiệp bảo hiểm xác định dựa trên mức độ rủi ro.",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def clf() -> PairClassifier:
+    return PairClassifier()
+
+
+@pytest.mark.parametrize(("question", "answer", "near_miss"), CASES)
+def test_the_answering_sentence_ranks_above_the_near_miss(
+    clf: PairClassifier, question: str, answer: str, near_miss: str
+) -> None:
+    yes, no = clf.score_pairs(question, [answer, near_miss])
+    assert yes > no
+
+
+def test_the_registered_tiered_judge_runs_on_the_shipped_weights() -> None:
+    judge = JUDGES.create("tiered")
+    question, answer, near_miss = CASES[0]
+    judged = judge.judge(question, [Passage(f"{near_miss} {answer}")], "en")
+    assert judged.span is not None and judged.span.text == answer
+    assert 0.0 <= judged.score <= 1.0 and 0.0 < judge.threshold("vi") < 1.0
