@@ -125,7 +125,7 @@ def test_different_time_limits_of_one_procedure_are_not_a_conflict() -> None:
 def test_a_provision_number_is_never_the_figure_asked_for() -> None:
     text = "Harbour Club Rules\nRule 2. Guests\nEach member may bring at most 3 guests per visit to the harbour club."
     draft = ExtractiveGenerator().generate("How many guests may a member bring?", [_fragment(text)], "en")
-    assert draft.sentences[0].text == "The figure is 3."
+    assert draft.sentences[0].text == "The figure is 3 guests."  # the count with the noun the question counts
     vi = "Quy chế câu lạc bộ\nĐiều 4. Khách mời\nMỗi hội viên được đưa tối đa 3 khách vào câu lạc bộ."
     draft = ExtractiveGenerator().generate("Mỗi hội viên được đưa bao nhiêu khách?", [_fragment(vi)], "vi")
-    assert draft.sentences[0].text == "Con số là 3."
+    assert draft.sentences[0].text == "Con số là 3 khách."

@@ -53,6 +53,18 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
     return (0 if asked & units else 1, 0 if any(ch.isdigit() for ch in value) else 1, -near)
 
 
+_NEXT_WORD = re.compile(r"\s+([^\W\d_]+)")
+
+
+def _counted(question: str, text: str, end: int) -> int:
+    """Where a count ends once it takes the noun the question counts ("how many guests" -> "3 guests",
+    "bao nhiêu khách" -> "3 khách"): the word after the number when the question names it."""
+    m = _NEXT_WORD.match(text, end)
+    if m and _keys(m.group(1)) & _keys(question):
+        return m.end()
+    return end
+
+
 def _keys(text: str) -> set[str]:
     """Content words cut to four letters when Latin-only ("admitted" / "admission", "closed" / "closure")."""
     return {w[:4] if w.isascii() and not w.isdigit() else w for w in content_words(text) if not w.isdigit()}
@@ -257,6 +269,8 @@ class ExtractiveGenerator(Generator):
             spans = sorted(found, key=lambda sp: _rank(question, cand.text, sp))
             if spans:
                 a, b = spans[0]
+                if kind == "number":
+                    b = _counted(question, cand.text, b)
                 value = cand.text[a:b].strip()
                 return kind, value, cand, cand.start + cand.text.index(value, a)
         return None
