@@ -118,8 +118,10 @@ def write_if_changed(path: Path, text: str) -> None:
 
 def write_section(title: str, text: str | Sequence[str], docs: Path = DOCS) -> None:
     """Replace the "## title" section of docs/benchmarks.md (up to the next "## " heading), or
-    append it; the other sections are kept."""
+    append it; the other sections are kept. ``text`` is the section with or without its heading line."""
     block = (text if isinstance(text, str) else "\n".join(text)).rstrip("\n") + "\n"
+    if not block.startswith(f"## {title}\n"):
+        block = f"## {title}\n\n{block}"
     old = (
         docs.read_text(encoding="utf-8")
         if docs.exists()

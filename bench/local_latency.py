@@ -96,7 +96,6 @@ def main() -> None:
     m = result["machine"]
     write_section(
         "Local model latency",
-        "## Local model latency\n\n"
         f"`{m['command']}` — {m['date']}, {m['cores']} cores, commit {m['revision']}. The bundled 1.5B model on the "
         "sample corpus, system prompt evaluated once first (as the server does), each answer streamed. Warm-up "
         f"{summary['warm_s']} s. First checked sentence p50 **{summary['first_sentence_p50_s']} s** "

@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import resource
@@ -37,9 +36,11 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.helpers.badfiles import blank_pdf, deep_html, encode, encrypted_pdf, huge_text, zip_bomb
+from tests.serve.processes import free_port
 
+import reliability_report
 from citewise.index.embedded import EmbeddedStore
-from common import command_line, log, machine, md_table, read_results, write_results, write_section  # bench/common.py
+from common import command_line, log, machine, read_results, write_results, write_section  # bench/common.py
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "src" / "citewise" / "samples" / "corpus"
@@ -146,7 +147,7 @@ class Server:
         self.base = ""
 
     def start(self, wait_s: float = 180) -> None:
-        port = _free_port()
+        port = free_port()
         self.proc = subprocess.Popen(
             [*CLI, "serve", "--index", str(self.index), "--port", str(port)],
             env=self.env,
@@ -183,14 +184,6 @@ class Server:
             self.proc.terminate()
             self.proc.wait(timeout=30)
             self.proc = None
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def headers() -> dict[str, str]:
@@ -413,68 +406,6 @@ def load_run(requests: int, clients: int, work: Path, rng: random.Random) -> dic
     return out
 
 
-# -- report ----------------------------------------------------------------------------------
-def docs(report: dict[str, Any]) -> list[str]:
-    m = report["machine"]
-    lines = [
-        "## Reliability",
-        "",
-        f"`{m['command']}` — {m['date']}, {m['cores']} cores, load {m['loadavg']} at the end, commit {m['revision']}.",
-        "",
-    ]
-    earlier = {part: pm for part, pm in report.get("parts", {}).items() if pm != m}
-    if earlier:
-        lines += [
-            "Parts kept from earlier runs: "
-            + "; ".join(
-                f"{part}: `{pm['command']}`, {pm['date']}, load {pm['loadavg']}, commit {pm['revision']}"
-                for part, pm in earlier.items()
-            )
-            + ".",
-            "",
-        ]
-    if "cli_kills" in report:
-        c = report["cli_kills"]
-        lines += [
-            f"**Kill -9 during CLI ingest** ({c['kills']} kills, {c['files']} files, a full ingest {c['ingest_s']} s): "
-            f"half-indexed {c['half_indexed']}, duplicated {c['duplicated']}, lost after re-ingest {c['lost_after_reingest']}.",
-            "",
-        ]
-    if "api_kills" in report:
-        a = report["api_kills"]
-        lines += [
-            f"**Kill -9 during API upload** ({a['kills']} kills, 12 files per upload): all indexed {a['uploads_all']}, "
-            f"none {a['uploads_none']}, partial {a['uploads_partial']}; staging folders left {a['staging_left']}, "
-            f"half-indexed {a['half_indexed']}, duplicated {a['duplicated']}.",
-            "",
-        ]
-    if "bad_cli" in report:
-        b = report["bad_cli"]
-        lines += [f"**Bad files, CLI** (exit {b['exit_code']}, peak memory {b['peak_rss_mb']} MB):", ""]
-        lines += md_table(
-            ["file", "what", "indexed", "lines", "reason"],
-            [[r["file"], r["kind"], "yes" if r["indexed"] else "no", str(r["lines"]), r["error"]] for r in b["files"]],
-        ).splitlines()
-        lines.append("")
-    if "bad_api" in report:
-        b = report["bad_api"]
-        lines += [f"**Bad files, API** (one upload each, server peak memory {b['peak_rss_mb']} MB):", ""]
-        lines += md_table(
-            ["file", "status", "reason"], [[r["file"], str(r["status"]), r["error"]] for r in b["files"]]
-        ).splitlines()
-        lines.append("")
-    if "load" in report:
-        x = report["load"]
-        rows = [[k, json.dumps(x[k]["codes"]), str(x[k]["p50_ms"]), str(x[k]["p95_ms"])] for k in ("ask", "search")]
-        lines += [
-            f"**Load** ({x['requests']} requests from {x['clients']} loopback clients in {x['wall_s']} s, "
-            f"server peak memory {x['peak_rss_mb']} MB):",
-            "",
-        ]
-        lines += md_table(["kind", "status codes", "p50 ms", "p95 ms"], rows).splitlines()
-    return lines
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--kills-cli", type=int, default=60)
@@ -510,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     report["machine"] = machine(command_line("reliability.py", argv), args.quick)
     report.setdefault("parts", {}).update({part: report["machine"] for part in only})
     write_results(REPO / "bench" / "results" / name, report)
-    text = "\n".join(docs(report))
+    text = "\n".join(reliability_report.docs(report))
     print(text)
     if not args.no_docs and not args.quick:
         write_section("Reliability", text)

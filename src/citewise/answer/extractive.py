@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.records import Draft, DraftSentence, Fragment
-from citewise.chunk.sentences import sentence_spans
+from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
 from citewise.judge.qtype import answer_spans, question_type
 from citewise.textmatch import content_words, coverage
 
@@ -75,11 +75,7 @@ def _topic(question: str) -> set[str]:
     return {k for k in _keys(question) if not _UNIT.fullmatch(k) and k not in {"long", "lau", "bao"}}
 
 
-_LABEL = re.compile(
-    r"\b(?:rule|article|art|section|clause|chapter|part|annex|schedule|paragraph|point|"
-    r"điều|khoản|điểm|chương|mục|phần|phụ lục)\.?\s*$",
-    re.I,
-)
+_LABEL = re.compile(rf"\b{PROVISION_WORD}\.?\s*$", re.I)
 """Words before a provision's number: "Rule 2" is a label, never the answer to "how many"."""
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")

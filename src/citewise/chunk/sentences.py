@@ -56,11 +56,12 @@ _OPENS = re.compile(
     r"|(Article|Chương|Chapter|Section|Mục|Phần|Part|Annex|Phụ lục|Recital)\s+[\dIVXLC][\w.]*\s*$"
     r"|[A-ZĐ][A-ZĐÀ-Ỹ ]{6,}$|[^|\n]{1,80}\|)"
 )
-_NUMBER_LABEL = re.compile(
-    r"(?:^|[\n(]|\b(?:điều|dieu|khoản|khoan|điểm|chương|mục|phần|article|section|chapter|part|rule|clause|"
-    r"paragraph|annex|schedule|item|phụ lục|no))\s*$",
-    re.I,
+PROVISION_WORD = (
+    r"(?:điều|dieu|khoản|khoan|điểm|diem|chương|mục|phần|phụ lục|article|art|section|chapter|part|rule|clause|"
+    r"paragraph|point|annex|schedule|item|no)"
 )
+"""The words that name a provision by its number ("Điều 5", "Rule 2", "Art. 6"), as a regex group."""
+_NUMBER_LABEL = re.compile(rf"(?:^|[\n(]|\b{PROVISION_WORD}\.?)\s*$", re.I)
 """What comes before a number whose full stop does not end the sentence."""
 _CLOSES = re.compile(r"[.;:!?…]['\"”’)]*\s*$")
 _HEADING = re.compile(
