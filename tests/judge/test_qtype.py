@@ -35,3 +35,10 @@ def test_a_duration_is_found_and_a_figure_without_unit_is_not_one() -> None:
     en = "We will pay up to USD 5,000 per trip for cancellation."
     assert en[slice(*answer_spans("amount", en)[0])] == "USD 5,000"
     assert "50 triệu đồng" in [s[a:b] for s in ["tối đa 50 triệu đồng"] for a, b in answer_spans("amount", s)]
+
+
+def test_a_duration_may_carry_a_word_between_figure_and_unit() -> None:
+    en = "If the home is unoccupied for more than 60 consecutive days, we will not pay for theft."
+    assert en[slice(*answer_spans("duration", en)[0])] == "60 consecutive days"
+    other = "settled within 15 business days of receipt"
+    assert other[slice(*answer_spans("duration", other)[0])] == "15 business days"

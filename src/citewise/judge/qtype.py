@@ -15,7 +15,7 @@ from citewise.textmatch import TYPES, question_type
 __all__ = ["TYPES", "answer_spans", "holds_answer_type", "question_type"]
 
 
-_UNITS_EN = r"(?:business |working |calendar |clear )?(?:days?|hours?|weeks?|months?|years?|minutes?)"
+_UNITS_EN = r"(?:(?:business|working|calendar|clear|consecutive|successive|full) )?(?:days?|hours?|weeks?|months?|years?|minutes?)"
 _UNITS_VI = r"(?:ngay lam viec|ngay|gio|tuan|thang|nam|phut)"
 _DURATION = re.compile(
     rf"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|fifteen|thirty|sixty|ninety|"
