@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 
-from citewise.lang import fold
+from citewise.lang import detect_language, fold
 
 _WORD = re.compile(r"[^\W_]+")
 STOPWORDS = frozenset(
@@ -115,10 +116,27 @@ _Q: list[tuple[str, re.Pattern[str]]] = [
 ]  # fmt: skip
 
 
+_VI_ONLY = {"ai", "may"}
+"""Vietnamese question words that are English words once folded ("ai" = who / "AI"; "mấy" = how many / "may")."""
+
+
 def question_type(question: str) -> str:
     """One of ``TYPES``: the kind of answer ``question`` asks for (``other`` when no pattern tells)."""
-    q = " ".join(fold(question).lower().split())
+    plain = " ".join(unicodedata.normalize("NFC", question).lower().split())
+    q = fold(plain)  # one character per character: a match's span reads the same words with their diacritics
+    english = detect_language(question) == "en"
     for name, pattern in _Q:
-        if pattern.search(q):
+        if any(_asks(name, m, plain, english) for m in pattern.finditer(q)):
             return name
     return "other"
+
+
+def _asks(name: str, m: re.Match[str], plain: str, english: bool) -> bool:
+    """Whether a pattern's match is the question word it stands for: not the English "AI" or "may", nor the
+    "máy" of "xe máy" read as "mấy"."""
+    word = m.group(0).strip()
+    if name == "yes_no" or word not in _VI_ONLY:
+        return True
+    if english:
+        return False
+    return word != "may" or "mấy" in plain[m.start() : m.end()]

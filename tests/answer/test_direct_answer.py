@@ -129,3 +129,35 @@ def test_a_provision_number_is_never_the_figure_asked_for() -> None:
     vi = "Quy chế câu lạc bộ\nĐiều 4. Khách mời\nMỗi hội viên được đưa tối đa 3 khách vào câu lạc bộ."
     draft = ExtractiveGenerator().generate("Mỗi hội viên được đưa bao nhiêu khách?", [_fragment(vi)], "vi")
     assert draft.sentences[0].text == "Con số là 3 khách."
+
+
+def test_the_judges_answering_sentence_leads_the_answer_over_word_overlap() -> None:
+    text = (
+        "If you expect the home to be empty for longer than 60 days you must tell us beforehand. "
+        "You must notify us of any loss or damage within 30 days of discovering it."
+    )
+    question = "How long do I have to tell you about damage to my home?"
+    plain = ExtractiveGenerator().generate(question, [_fragment(text)], "en")
+    assert plain.sentences[0].text == "The period is 60 days."  # "tell", "home": the words point elsewhere
+    start = text.index("You must notify")
+    focused = Fragment("F1", _fragment(text).evidence, focus=(start, len(text)))
+    draft = ExtractiveGenerator().generate(question, [focused], "en")
+    assert draft.sentences[0].text == "The period is 30 days."
+    assert text[slice(*draft.sentences[0].quote_span)] == "30 days"  # type: ignore[misc]
+
+
+def test_a_yes_no_question_naming_a_figure_is_answered_with_the_figure_stated() -> None:
+    text = "Infringements of Article 5 shall be subject to administrative fines of up to 7 % of worldwide turnover."
+    draft = ExtractiveGenerator().generate(
+        "Is the fine for prohibited AI practices capped at 4% of worldwide turnover?", [_fragment(text)], "en"
+    )
+    first = draft.sentences[0]
+    assert first.text == "The provision states 7 %."  # the figure, for the reader to compare: no yes/no inferred
+    assert text[slice(*first.quote_span)] == "7 %"  # type: ignore[misc]
+    vi = "Mức trách nhiệm bảo hiểm là 150 triệu đồng cho một người trong một vụ tai nạn."
+    draft = ExtractiveGenerator().generate(
+        "Bảo hiểm xe máy chỉ trả tối đa 100 triệu đồng cho một người phải không?", [_fragment(vi)], "vi"
+    )
+    assert draft.sentences[0].text == "Điều khoản nêu 150 triệu đồng."
+    none = ExtractiveGenerator().generate("Is flood damage covered?", [_fragment("Flood damage is covered.")], "en")
+    assert none.sentences[0].text == "Flood damage is covered."  # no figure asked: quotes only

@@ -21,6 +21,12 @@ from citewise.judge.qtype import answer_spans, holds_answer_type, question_type
         ("Tôi có được bồi thường khi bị mất hộ chiếu không?", "yes_no"),
         ("Bảo hiểm nhân thọ là gì?", "definition"),
         ("What are the conditions for consent?", "list"),
+        # folded Vietnamese question words that are English words, or other Vietnamese words
+        ("Is the fine for prohibited AI practices capped at 4% of worldwide turnover?", "yes_no"),
+        ("May I bring three guests?", "yes_no"),
+        ("Ai phải bồi thường thiệt hại?", "party"),
+        ("Mấy ngày thì phải thông báo tổn thất?", "duration"),
+        ("Xe máy có phải mua bảo hiểm bắt buộc không?", "yes_no"),
     ],
 )
 def test_question_types(question: str, expected: str) -> None:

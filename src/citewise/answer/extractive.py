@@ -24,8 +24,11 @@ DIRECT = {
     "duration": {"en": "The period is {}.", "vi": "Thời hạn là {}."},
     "amount": {"en": "The amount is {}.", "vi": "Mức tiền là {}."},
     "number": {"en": "The figure is {}.", "vi": "Con số là {}."},
+    "stated": {"en": "The provision states {}.", "vi": "Điều khoản nêu {}."},
 }
-"""Templates of the direct answer, per question type and language."""
+"""Templates of the direct answer, per question type and language; ``stated``: a yes/no question that names a
+duration or an amount ("Is the fine capped at 4%?") is answered with the figure the provision states, for the
+reader to compare (no yes or no is inferred)."""
 CONFLICT = {
     "en": ("The sources give different figures: one provision states {}.", "Another states {}."),
     "vi": ("Các tài liệu nêu số liệu khác nhau: một điều khoản nêu {}.", "Điều khoản khác nêu {}."),
@@ -35,6 +38,15 @@ RIVALS = 0.45
 """Sentences at least this relevant (relative to the best) are compared with the direct answer's figure."""
 _FALLBACK = {"number": ["amount", "duration", "number"], "amount": ["amount"], "duration": ["duration"]}
 """Answer types looked for, in order, per question type ("bao nhiêu" asks for an amount as often as a count)."""
+
+
+def _kinds(question: str) -> list[str]:
+    """Answer types to look for, in order: by the question type, or for a yes/no question the kinds of figure
+    it names itself."""
+    qtype = question_type(question)
+    if qtype == "yes_no":
+        return [k for k in ("amount", "duration") if answer_spans(k, question)]
+    return _FALLBACK.get(qtype, [])
 
 
 _LIST_LEAD = re.compile(r"(?::|\b(?:the following|as follows|sau đây|bao gồm|gồm))\s*$", re.I)
@@ -141,6 +153,23 @@ class _Candidate:
 _WORD = re.compile(r"[^\W_]+")
 
 
+FOCUS = 1.25
+"""The judge's answering sentence is ranked this far above the most relevant sentence by word overlap."""
+
+
+def _focused(cands: list[_Candidate]) -> list[_Candidate]:
+    """The sentence the answerability judge found to state the answer (``Fragment.focus``) first: it read the
+    question and the sentence together, where the words the two share may point elsewhere."""
+    top = max((c.relevance for c in cands), default=0.0)
+    out = []
+    for c in cands:
+        focus = c.fragment.focus
+        if focus is not None and c.start < focus[1] and focus[0] < c.end:
+            c = _Candidate(c.fragment, c.start, c.end, c.text, max(c.relevance, top) * FOCUS, c.order)
+        out.append(c)
+    return out
+
+
 def _jaccard(a: str, b: str) -> float:
     wa, wb = set(_WORD.findall(a.lower())), set(_WORD.findall(b.lower()))
     return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
@@ -185,7 +214,7 @@ class ExtractiveGenerator(Generator):
                     e = s + len(sent)
                 rel = coverage(question, f"{f.evidence.chunk.header} {sent}") * 0.4 + coverage(question, sent) * 0.6
                 out.append(_Candidate(f, base + s, base + e, sent, rel * prior, (fi, si)))
-        return out
+        return _focused(out)
 
     def generate(
         self,
@@ -253,14 +282,14 @@ class ExtractiveGenerator(Generator):
                         second.format(other), [cand.fragment.ref], quote_span=(other_start, other_start + len(other))
                     ),
                 ]
-        template = DIRECT[kind].get(lang, DIRECT[kind]["en"])
+        template = DIRECT["stated" if question_type(question) == "yes_no" else kind].get(lang, DIRECT[kind]["en"])
         text = template.format(" ".join(value.split()))
         return [DraftSentence(text, [best.fragment.ref], quote_span=(start, start + len(value)))]
 
     def _value(self, question: str, cand: _Candidate) -> tuple[str, str, _Candidate, int] | None:
         """(answer type, value, sentence, start of the value in Document.text) of the first answer of a type the
         question asks for that ``cand`` holds, in the unit the question names first."""
-        for kind in _FALLBACK.get(question_type(question), []):
+        for kind in _kinds(question):
             found = [sp for sp in answer_spans(kind, cand.text) if not _LABEL.search(cand.text[: sp[0]])]
             spans = sorted(found, key=lambda sp: _rank(question, cand.text, sp))
             if spans:

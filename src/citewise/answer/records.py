@@ -19,6 +19,9 @@ class Fragment:
 
     short: str
     evidence: Evidence
+    focus: tuple[int, int] | None = None
+    """The sentence of this fragment that the answerability judge found to state the answer (its span in
+    ``Document.text``); ``None`` when no judge ran or it chose another fragment."""
 
     @property
     def ref(self) -> str:

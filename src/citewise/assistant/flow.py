@@ -18,7 +18,7 @@ from citewise.assistant.records import LOW_CONFIDENCE, NO_DIRECT, NO_DIRECT_ANSW
 from citewise.assistant.report import build_report, write_report
 from citewise.chunk.sentences import sentence_spans
 from citewise.judge.answerability import AnswerabilityJudge
-from citewise.judge.records import Answerability
+from citewise.judge.records import Answerability, AnswerSpan
 from citewise.redact import keep
 from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import Evidence, SearchResult
@@ -93,6 +93,8 @@ class Assistant:
         judged = self._judge(question, result, lang, timings)
         if judged is not None and not judged.answers(self.judge.threshold(lang) if self.judge else 0.0):
             return self._report(self._no_direct(question, lang, result, judged, timings, t0), result, [])
+        if judged is not None and judged.span is not None:
+            fragments = focus_on(fragments, result.evidence[judged.span.evidence], judged.span)
         attempts: list[str] = []
         tokens = {"prompt": 0, "completion": 0}
         checked, used = self._attempt(
@@ -330,6 +332,16 @@ class Assistant:
             tokens=tokens or {"prompt": 0, "completion": 0},
             attempts=attempts or [],
         )
+
+
+def focus_on(fragments: list[Fragment], evidence: Evidence, span: AnswerSpan) -> list[Fragment]:
+    """The fragments in their order, the one holding the judge's answering sentence marking it as its focus
+    (added last when the judge read evidence beyond the fragments given to the generator)."""
+    focus = (span.char_start, span.char_end)
+    out = [Fragment(f.short, f.evidence, focus if f.evidence is evidence else None) for f in fragments]
+    if not any(f.evidence is evidence for f in fragments):
+        out.append(Fragment(f"F{len(fragments) + 1}", evidence, focus))
+    return out
 
 
 def is_lookup(result: SearchResult) -> bool:
