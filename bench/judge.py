@@ -45,15 +45,31 @@ def _norm(text: str) -> str:
     return " ".join(fold(text).lower().split())
 
 
-def sets(limit: int | None) -> dict[str, list[tuple[str, str, list[Passage], bool, str]]]:
-    """name -> (question, lang, passages, answerable, gold answer) items."""
+Item = tuple[str, str, list[Passage], bool, str]
+"""(question, lang, passages, answerable, gold answer)."""
 
-    def items(qs: list[jp.Question]) -> list[tuple[str, str, list[Passage], bool, str]]:
-        out = []
-        for q in spread(qs, limit):
-            passages = [Passage(p) for p in q.context.split("\n") if p.strip()]
-            out.append((q.question, q.lang, passages, q.answerable, q.answers[0][1] if q.answers else ""))
-        return out
+
+def _items(qs: list[jp.Question], limit: int | None) -> list[Item]:
+    out = []
+    for q in spread(qs, limit):
+        passages = [Passage(p) for p in q.context.split("\n") if p.strip()]
+        out.append((q.question, q.lang, passages, q.answerable, q.answers[0][1] if q.answers else ""))
+    return out
+
+
+def dev_sets(limit: int | None) -> dict[str, list[Item]]:
+    """The dev splits thresholds are chosen on: SQuAD 2.0 dev titles, the Vietnamese set's dev file."""
+    return {
+        "squad2-dev": _items([q for q in jp.squad2_questions() if q.split == "dev"], limit),
+        "vi-answerability-dev": _items([q for q in jp.vi_answerability_questions() if q.split == "dev"], limit),
+    }
+
+
+def sets(limit: int | None) -> dict[str, list[Item]]:
+    """name -> (question, lang, passages, answerable, gold answer) items: the sets never tuned on."""
+
+    def items(qs: list[jp.Question]) -> list[Item]:
+        return _items(qs, limit)
 
     squad = [q for q in jp.squad2_questions() if q.split == "test"]
     vi = [q for q in jp.vi_answerability_questions() if q.split == "test"]
