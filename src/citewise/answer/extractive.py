@@ -40,12 +40,22 @@ _FALLBACK = {"number": ["amount", "duration", "number"], "amount": ["amount"], "
 """Answer types looked for, in order, per question type ("bao nhiêu" asks for an amount as often as a count)."""
 
 
+def _answer_like(kind: str, text: str, span: tuple[int, int]) -> bool:
+    """A span that can be the answer: not a provision's number ("Rule 2"), and an amount with its figure (the
+    "đồng" of "hợp đồng" is no sum of money)."""
+    if _LABEL.search(text[: span[0]]):
+        return False
+    return kind != "amount" or any(ch.isdigit() for ch in text[span[0] : span[1]])
+
+
 def _kinds(question: str) -> list[str]:
     """Answer types to look for, in order: by the question type, or for a yes/no question the kinds of figure
     it names itself."""
     qtype = question_type(question)
     if qtype == "yes_no":
-        return [k for k in ("amount", "duration") if answer_spans(k, question)]
+        return [
+            k for k in ("amount", "duration") if any(_answer_like(k, question, sp) for sp in answer_spans(k, question))
+        ]
     return _FALLBACK.get(qtype, [])
 
 
@@ -55,14 +65,42 @@ _LIST_LEAD = re.compile(r"(?::|\b(?:the following|as follows|sau đây|bao gồm
 _UNIT = re.compile(r"\b(hours?|days?|weeks?|months?|years?|minutes?|giờ|ngày|tuần|tháng|năm|phút)\b", re.I)
 
 
-def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int]:
+def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int]:
     """Answers in the unit the question names first ("how many hours" -> "72 hours"), figures before words,
-    then the one the question's own words lead into ("Escape of water USD 250" in a row of excesses)."""
+    then the one the question's own words lead into ("Escape of water USD 250" in a row of excesses), then the
+    one whose clause says most of what the question asks ("settle ... within 15 business days of receiving the
+    documents" over "return the documents within 60 days" in one list of time limits)."""
     value = text[span[0] : span[1]]
     asked = {u.lower().rstrip("s") for u in _UNIT.findall(question)}
     units = {u.lower().rstrip("s") for u in _UNIT.findall(value)}
-    near = len(_topic(question) & _keys(text[max(0, span[0] - 60) : span[0]]))
-    return (0 if asked & units else 1, 0 if any(ch.isdigit() for ch in value) else 1, -near)
+    topic = _topic(question)
+    near = len(topic & _keys(text[max(0, span[0] - 60) : span[0]]))
+    clause = len(topic & _keys(_clause(text, span)))
+    return (0 if asked & units else 1, 0 if any(ch.isdigit() for ch in value) else 1, -near, -clause)
+
+
+_CLAUSE_END = re.compile(r";|(?:^|\s)\(?[a-z]{1,2}\)\s|\n\s*\(?[a-z0-9]{1,3}[.)]\s")
+CLAUSE_REACH = 120
+"""Characters read on each side of a figure for its clause, at most (cut at ";" and list items "(a)", "b)")."""
+
+
+def _clause(text: str, span: tuple[int, int]) -> str:
+    """The words around a figure within its clause or list item, the figure left out."""
+    left = text[max(0, span[0] - CLAUSE_REACH) : span[0]]
+    cuts = list(_CLAUSE_END.finditer(left))
+    if cuts:
+        left = left[cuts[-1].end() :]
+    right = text[span[1] : span[1] + CLAUSE_REACH]
+    cut = _CLAUSE_END.search(right)
+    return f"{left} {right[: cut.start()] if cut else right}"
+
+
+def _on_topic(question: str, sentence: str) -> bool:
+    """Whether a sentence says more than half of what the question asks about (its topic words): a figure from
+    a sentence about something else is no answer ("85 %" of a rebuilding clause for the pay-out of a cancelled
+    trip)."""
+    topic = _topic(question)
+    return not topic or 2 * len(topic & _keys(sentence)) > len(topic)
 
 
 _NEXT_WORD = re.compile(r"\s+([^\W\d_]+)")
@@ -148,6 +186,8 @@ class _Candidate:
     text: str
     relevance: float
     order: tuple[int, int]
+    focused: bool = False
+    """The answerability judge read it with the question and found it states the answer."""
 
 
 _WORD = re.compile(r"[^\W_]+")
@@ -165,7 +205,7 @@ def _focused(cands: list[_Candidate]) -> list[_Candidate]:
     for c in cands:
         focus = c.fragment.focus
         if focus is not None and c.start < focus[1] and focus[0] < c.end:
-            c = _Candidate(c.fragment, c.start, c.end, c.text, max(c.relevance, top) * FOCUS, c.order)
+            c = _Candidate(c.fragment, c.start, c.end, c.text, max(c.relevance, top) * FOCUS, c.order, True)
         out.append(c)
     return out
 
@@ -289,8 +329,10 @@ class ExtractiveGenerator(Generator):
     def _value(self, question: str, cand: _Candidate) -> tuple[str, str, _Candidate, int] | None:
         """(answer type, value, sentence, start of the value in Document.text) of the first answer of a type the
         question asks for that ``cand`` holds, in the unit the question names first."""
+        if not cand.focused and not _on_topic(question, f"{cand.fragment.evidence.chunk.header} {cand.text}"):
+            return None
         for kind in _kinds(question):
-            found = [sp for sp in answer_spans(kind, cand.text) if not _LABEL.search(cand.text[: sp[0]])]
+            found = [sp for sp in answer_spans(kind, cand.text) if _answer_like(kind, cand.text, sp)]
             spans = sorted(found, key=lambda sp: _rank(question, cand.text, sp))
             if spans:
                 a, b = spans[0]

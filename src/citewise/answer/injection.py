@@ -10,7 +10,11 @@ from citewise.chunk.sentences import sentence_spans
 
 _INSTRUCTION = re.compile(
     r"ignore (?:all |any )?(?:the )?(?:previous|prior|above|earlier) (?:instructions|rules)|\bsystem\s*:|"
-    r"\b(?:ai|language model|chatbot|assistant)\b.{0,40}\b(?:must|should|shall|tell|say|answer|reply|respond)\b|"
+    r"\bassistant\b.{0,40}\b(?:must|should|shall|tell|say|answer|reply|respond)\b|"
+    # the AI addressed, not AI as a subject of regulation ("AI practices referred to in Article 5 shall ...")
+    r"\b(?:ai|language model|chatbot)\b.{0,40}\b(?:must|should|shall|will|is to)\s+(?:\w+\s+){0,2}?"
+    r"(?:tell|say|answer|reply|respond|ignore|output|disregard)\b|"
+    r"\b(?:ai|language model|chatbot)\b.{0,40}\b(?:tell|say|answer|reply|respond)\s+(?:the user|users|readers|that)\b|"
     r"^\s*(?:note to|instructions? (?:to|for)) (?:the )?(?:ai|assistant|model|chatbot)|"
     r"^\s*(?:question|answer|user|assistant)\s*:|\[F\d+\]|"
     r"b[ỏo] qua (?:m[ọo]i |t[ấa]t c[ảa] )?(?:c[áa]c )?(?:h[ưu][ớo]ng d[ẫa]n|ch[ỉi] d[ẫa]n)|"
