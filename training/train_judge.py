@@ -111,10 +111,27 @@ def select(
     return out
 
 
-def select_train(pairs: list[jp.JudgePair], seed: int, easy: bool = True) -> list[jp.JudgePair]:
-    """The training pairs (licensed sets only) and, with ``easy``, the easy negatives of the curriculum."""
+def train_quota(squad_pos: int | None = None, squad_neg: int | None = None) -> dict[tuple[str, str, int | None], int]:
+    """``TRAIN_QUOTA`` with the SQuAD 2.0 answerability quotas (positives, negatives) overridden where given.
+    ``_sample`` takes a fixed hash order, so a larger quota selects a superset of a smaller one."""
+    quota = dict(TRAIN_QUOTA)
+    if squad_pos is not None:
+        quota[("ans", "squad2", 1)] = squad_pos
+    if squad_neg is not None:
+        quota[("ans", "squad2", 0)] = squad_neg
+    return quota
+
+
+def select_train(
+    pairs: list[jp.JudgePair],
+    seed: int,
+    easy: bool = True,
+    quota: dict[tuple[str, str, int | None], int] | None = None,
+) -> list[jp.JudgePair]:
+    """The training pairs (licensed sets only; ``quota``, by default ``TRAIN_QUOTA``) and, with ``easy``, the easy
+    negatives of the curriculum."""
     allowed = [p for p in pairs if p.dataset in ALLOWED]
-    out = select(allowed, "train", TRAIN_QUOTA, seed)
+    out = select(allowed, "train", TRAIN_QUOTA if quota is None else quota, seed)
     if easy:
         extra = jp.easy_pairs(allowed, "train")
         for task, n in EASY_QUOTA.items():
@@ -227,6 +244,10 @@ class Cache:
         self.load()
 
 
+def quota_of(args: argparse.Namespace) -> dict[tuple[str, str, int | None], int]:
+    return train_quota(args.squad_pos, args.squad_neg)
+
+
 def cmd_cache(args: argparse.Namespace) -> None:
     torch.set_num_threads(2)
     pairs = load_all_pairs()
@@ -238,7 +259,7 @@ def cmd_cache(args: argparse.Namespace) -> None:
         for es in dev_sets(pairs):
             items += es.items()
     if args.what in ("train", "all"):
-        items += [(p.task, p.a, p.b) for p in select_train(pairs, seed=args.seed)]
+        items += [(p.task, p.a, p.b) for p in select_train(pairs, seed=args.seed, quota=quota_of(args))]
     if args.limit:
         items = items[: args.limit]
     Cache(args.name).build(items, enc, tok)
@@ -405,7 +426,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     run = RUNS / args.run
     run.mkdir(parents=True, exist_ok=True)
     pairs = load_all_pairs()
-    train = select_train(pairs, seed=args.train_seed, easy=args.curriculum)
+    train = select_train(pairs, seed=args.train_seed, easy=args.curriculum, quota=quota_of(args))
     if args.tasks != "both":
         train = [p for p in train if p.task == args.tasks]
     cache = Cache(args.cache).load()
@@ -578,7 +599,7 @@ def cmd_probe(args: argparse.Namespace) -> None:
     run = RUNS / args.run
     run.mkdir(parents=True, exist_ok=True)
     pairs = load_all_pairs()
-    train = select_train(pairs, seed=args.train_seed, easy=args.curriculum)
+    train = select_train(pairs, seed=args.train_seed, easy=args.curriculum, quota=quota_of(args))
     cache = Cache(args.cache).load()
     train = [p for p in train if (p.task, p.a, p.b) in cache.index]
     if args.n_train:
@@ -807,6 +828,16 @@ def operating_curve(y: np.ndarray, s: np.ndarray, task: str) -> list[dict[str, f
     return rows
 
 
+def add_quota_args(p: argparse.ArgumentParser) -> None:
+    """The same on ``cache`` and ``train``/``probe``, so both select the same training pairs."""
+    p.add_argument(
+        "--squad-pos", type=int, default=None, help="SQuAD 2.0 answerable train pairs (default: TRAIN_QUOTA)"
+    )
+    p.add_argument(
+        "--squad-neg", type=int, default=None, help="SQuAD 2.0 unanswerable train pairs (default: TRAIN_QUOTA)"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -815,8 +846,10 @@ def main() -> None:
     c.add_argument("--what", default="all", choices=["train", "dev", "all"])
     c.add_argument("--seed", type=int, default=11)
     c.add_argument("--limit", type=int, default=0)
+    add_quota_args(c)
     for name in ("train", "probe"):
         t = sub.add_parser(name)
+        add_quota_args(t)
         t.add_argument("--run", required=True)
         t.add_argument("--cache", default="main")
         t.add_argument("--k", type=int, default=4)
