@@ -165,13 +165,12 @@ class AnswerSettings(_Section):
     ``None``: the partial threshold."""
     judge: str = "none"
     """Answerability judge deciding between an answer and "no direct answer — the closest provisions"
-    (``judge/answerability.py``): ``features`` (the fast zero-token tier alone: AUC 0.55–0.66 on unseen
-    SQuAD 2.0-style sets, too weak to be the default, see docs/benchmarks.md "Answerability"), ``tiered``
-    (the fast tier, then the fine-tuned e5-small pair classifier on its best sentences, scores mixed: AUC
-    +0.01–0.02 on the SQuAD 2.0 / Vietnamese test splits, +0.13 on legal near-misses, worse on the
-    answerability/ samples; 0.1–0.2 s more per question; docs/judge-model-card.md), ``pair``
-    (the pair classifier alone on the fast tier's best sentences), ``none`` to answer whatever relevant
-    evidence was found."""
+    (``judge/answerability.py``): ``features`` (the fast zero-token tier alone: AUC 0.49–0.63 on unseen
+    SQuAD 2.0-style sets), ``tiered`` (the fast tier, then the fine-tuned e5-small pair classifier, run r3, on its
+    best sentences, scores mixed: AUC 0.56–0.78 on the same sets, 0.42 on the Vietnamese answerability/ sample;
+    60–200 ms more per question; docs/judge-model-card.md), ``pair`` (the pair classifier alone on the fast tier's
+    best sentences), ``none`` to answer whatever relevant evidence was found. ``none`` by default: thresholds
+    chosen on dev data do not carry over to other sets (docs/benchmarks.md, "Answers on near-miss questions")."""
     answer_threshold: dict[str, float] = Field(default_factory=dict)
     """Per language: the answerability score at or above which to answer; missing languages take the
     judge's own (chosen on dev data at an 80 % answer rate of answerable questions)."""
