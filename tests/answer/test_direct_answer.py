@@ -134,11 +134,11 @@ def test_a_provision_number_is_never_the_figure_asked_for() -> None:
 def test_the_judges_answering_sentence_leads_the_answer_over_word_overlap() -> None:
     text = (
         "If you expect the home to be empty for longer than 60 days you must tell us beforehand. "
-        "You must notify us of any loss or damage within 30 days of discovering it."
+        "You must notify us of any damage to the home within 30 days of discovering it."
     )
     question = "How long do I have to tell you about damage to my home?"
     plain = ExtractiveGenerator().generate(question, [_fragment(text)], "en")
-    assert plain.sentences[0].text != "The period is 30 days."  # "tell", "home": the words point elsewhere
+    assert plain.sentences[0].text == "The period is 60 days."  # "tell", "home": the words point elsewhere
     start = text.index("You must notify")
     focused = Fragment("F1", _fragment(text).evidence, focus=(start, len(text)))
     draft = ExtractiveGenerator().generate(question, [focused], "en")

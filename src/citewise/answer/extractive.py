@@ -186,8 +186,6 @@ class _Candidate:
     text: str
     relevance: float
     order: tuple[int, int]
-    focused: bool = False
-    """The answerability judge read it with the question and found it states the answer."""
 
 
 _WORD = re.compile(r"[^\W_]+")
@@ -205,7 +203,7 @@ def _focused(cands: list[_Candidate]) -> list[_Candidate]:
     for c in cands:
         focus = c.fragment.focus
         if focus is not None and c.start < focus[1] and focus[0] < c.end:
-            c = _Candidate(c.fragment, c.start, c.end, c.text, max(c.relevance, top) * FOCUS, c.order, True)
+            c = _Candidate(c.fragment, c.start, c.end, c.text, max(c.relevance, top) * FOCUS, c.order)
         out.append(c)
     return out
 
@@ -329,7 +327,7 @@ class ExtractiveGenerator(Generator):
     def _value(self, question: str, cand: _Candidate) -> tuple[str, str, _Candidate, int] | None:
         """(answer type, value, sentence, start of the value in Document.text) of the first answer of a type the
         question asks for that ``cand`` holds, in the unit the question names first."""
-        if not cand.focused and not _on_topic(question, f"{cand.fragment.evidence.chunk.header} {cand.text}"):
+        if not _on_topic(question, f"{cand.fragment.evidence.chunk.header} {cand.text}"):
             return None
         for kind in _kinds(question):
             found = [sp for sp in answer_spans(kind, cand.text) if _answer_like(kind, cand.text, sp)]
