@@ -19,12 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import statistics
 import sys
 from typing import Any
 
 import citewise
+from citewise.answer.extractive import CONFLICT, DIRECT
 from citewise.evaluate.benchsets import BenchSet
+from citewise.evaluate.metrics import percentile
 from citewise.evaluate.questions import EvalQuestion, Reference
 from citewise.evaluate.records import QuestionResult
 from citewise.evaluate.runner import Evaluator
@@ -40,10 +41,12 @@ OUT = RESULTS / "answers_nearmiss.json"
 QUICK_OUT = RESULTS / "answers_nearmiss-quick.json"
 OUTCOMES = ("answered", "no_direct_answer", "refused")
 _DIRECT = re.compile(
-    r"(The period is|The amount is|The figure is|The provision states|The sources give different|"
-    r"Thời hạn là|Mức tiền là|Con số là|Điều khoản nêu|Các tài liệu nêu) "
+    "|".join(
+        re.escape(t.split("{")[0])
+        for t in [*(t for by_lang in DIRECT.values() for t in by_lang.values()), *(c[0] for c in CONFLICT.values())]
+    )
 )
-"""The opening of the extractive answer's templated direct statement (answer/extractive.py)."""
+"""The opening of the extractive answer's templated direct statement (``answer.extractive`` templates)."""
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 TARGET = 0.82
 """Share of answerable dev questions still answered end to end at the chosen threshold (the target is 0.80 on
@@ -95,7 +98,8 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
     direct = [r for r in answered if r.sentences and _DIRECT.match(r.sentences[0].text)]
     figured = [r for r in direct if _FIGURE.search(r.expected or "")]
     right = [set(_FIGURE.findall(r.sentences[0].text)) <= set(_FIGURE.findall(r.expected or "")) for r in figured]
-    lat = sorted(r.latency_ms for r in results)
+    lat = [r.latency_ms for r in results]
+    p50, p95 = percentile(lat, 50), percentile(lat, 95)
     return {
         "answered_with_direct_statement": round(len(direct) / len(answered), 4) if answered else None,
         "direct_statements_with_gold_figures": f"{sum(right)}/{len(right)}",
@@ -109,8 +113,8 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
         else None,
         "answered_containing_gold": round(sum(contains) / len(contains), 4) if contains else None,
         "answered_citing_gold": round(sum(r.refs_cited > 0 for r in answered) / len(answered), 4) if answered else None,
-        "p50_ms": round(statistics.median(lat), 1) if lat else None,
-        "p95_ms": round(lat[int(0.95 * (len(lat) - 1))], 1) if lat else None,
+        "p50_ms": None if p50 is None else round(p50, 1),
+        "p95_ms": None if p95 is None else round(p95, 1),
     }
 
 
@@ -257,19 +261,18 @@ def main(argv: list[str] | None = None) -> int:
             thresholds_file, {"machine": meta, "target": TARGET, "judges": calibrate(judged, limit, embedder)}
         )
     chosen = json.loads(thresholds_file.read_text())["judges"] if thresholds_file.exists() else {}
-    own = [j for j in judges if j == "none" or not (args.dev_thresholds_only and j in chosen)]
-    runs = [(j, None) for j in own] + [(j, chosen[j]) for j in judged if j in chosen]
-    report["dev_thresholds"] = {
+    dev = report["dev_thresholds"] = {
         j: {lang: c["threshold"] for lang, c in chosen[j].items()} for j in judged if j in chosen
     }
+    own = [j for j in judges if j == "none" or not (args.dev_thresholds_only and j in dev)]
+    runs: list[tuple[str, dict[str, float] | None]] = [(j, None) for j in own] + list(dev.items())
     for name, items in sets(limit).items():
         if wanted and name not in wanted:
             continue
         ds, questions = corpus_and_questions(name, items)
         build_index(ds, embedder)
-        for judge, dev in runs:
-            thresholds = {lang: c["threshold"] for lang, c in dev.items()} if dev else None
-            label = f"{judge} at dev-chosen thresholds" if dev else judge
+        for judge, thresholds in runs:
+            label = f"{judge} at dev-chosen thresholds" if thresholds else judge
             results = run(ds, questions, judge, embedder, thresholds)
             rows = [r.to_dict() for r in results]  # per question, for reading the misses (not in git)
             out = folder(ds.name) / f"results-{label.replace(' ', '-')}.json"

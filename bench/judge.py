@@ -68,17 +68,14 @@ def dev_sets(limit: int | None) -> dict[str, list[Item]]:
 def sets(limit: int | None) -> dict[str, list[Item]]:
     """name -> (question, lang, passages, answerable, gold answer) items: the sets never tuned on."""
 
-    def items(qs: list[jp.Question]) -> list[Item]:
-        return _items(qs, limit)
-
     squad = [q for q in jp.squad2_questions() if q.split == "test"]
     vi = [q for q in jp.vi_answerability_questions() if q.split == "test"]
     urasys = jp.urasys_questions()
     out = {
-        "squad2-test": items(squad),
-        "vi-answerability-test": items(vi),
-        "answerability-en": items([q for q in urasys if q.lang == "en"]),
-        "answerability-vi": items([q for q in urasys if q.lang == "vi"]),
+        "squad2-test": _items(squad, limit),
+        "vi-answerability-test": _items(vi, limit),
+        "answerability-en": _items([q for q in urasys if q.lang == "en"], limit),
+        "answerability-vi": _items([q for q in urasys if q.lang == "vi"], limit),
     }
     if NEARMISS.exists():
         rows = [json.loads(line) for line in NEARMISS.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -5,11 +5,11 @@ question asks for (``question_type``: read by the learned ranker, the judge and 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
-import unicodedata
 
-from citewise.lang import detect_language, fold
+from citewise.lang import detect_language, fold, nfc
 
 _WORD = re.compile(r"[^\W_]+")
 STOPWORDS = frozenset(
@@ -120,9 +120,10 @@ _VI_ONLY = {"ai", "may"}
 """Vietnamese question words that are English words once folded ("ai" = who / "AI"; "mấy" = how many / "may")."""
 
 
+@functools.lru_cache(maxsize=1024)
 def question_type(question: str) -> str:
     """One of ``TYPES``: the kind of answer ``question`` asks for (``other`` when no pattern tells)."""
-    plain = " ".join(unicodedata.normalize("NFC", question).lower().split())
+    plain = " ".join(nfc(question).lower().split())
     q = fold(plain)  # one character per character: a match's span reads the same words with their diacritics
     english = detect_language(question) == "en"
     for name, pattern in _Q:

@@ -320,7 +320,8 @@ class ExtractiveGenerator(Generator):
                         second.format(other), [cand.fragment.ref], quote_span=(other_start, other_start + len(other))
                     ),
                 ]
-        template = DIRECT["stated" if question_type(question) == "yes_no" else kind].get(lang, DIRECT[kind]["en"])
+        templates = DIRECT["stated" if question_type(question) == "yes_no" else kind]
+        template = templates.get(lang, templates["en"])
         text = template.format(" ".join(value.split()))
         return [DraftSentence(text, [best.fragment.ref], quote_span=(start, start + len(value)))]
 
