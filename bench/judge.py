@@ -247,6 +247,8 @@ def markdown(results: dict[str, Any]) -> list[str]:
 
 
 def support_lines(sup: dict[str, Any] | None, pair: dict[str, Any] | None = None) -> list[str]:
+    from citewise.verify.scorer import DEFAULT_WEIGHTS
+
     if not sup:
         return []
     kinds = [[k, f"{v:.2f}"] for k, v in sup["right_by_kind"].items()]
@@ -260,7 +262,7 @@ def support_lines(sup: dict[str, Any] | None, pair: dict[str, Any] | None = None
         else []
     )
     return [
-        "Support (the shipped scorer, `verify/weights/support-gbt-v2.json`) on the constructed contrast set "
+        f"Support (the shipped scorer, `verify/weights/{DEFAULT_WEIGHTS}`) on the constructed contrast set "
         f"bench/sets/support_contrast.jsonl ({sup['pairs']} pairs, EN + VI, written for this project): AUC "
         f"{sup['auc']} (EN {sup['by_lang_auc'].get('en')}, VI {sup['by_lang_auc'].get('vi')}); at the shipped "
         f'thresholds precision of "supported" {sup["precision"]}, recall {sup["recall"]}. Share judged right '

@@ -11,6 +11,10 @@ sets by path (nothing is copied):
   the gold article (supported), against the most similar other article of the same law
   (unsupported), and with a changed number, an inserted "không", or "phải"/"có thể" swapped
   (unsupported).
+- **Written** (``training/sets/support_written_{en,vi}.jsonl``, in this repository): premise/claim
+  pairs written for this project on EU and Vietnamese legal text and the sample corpus, supported
+  claims phrased the way an answer restates a provision; ``train`` / ``dev`` per article, as the
+  file says (training/sets/README.md).
 - **ALQAC 2023** (``alqac2023/train.json``, natural, never trained on): true/false statements
   (Đúng = supported, Sai = unsupported) and multiple-choice stems with the right option
   (supported) or a wrong one (unsupported), against the gold article.
@@ -254,11 +258,53 @@ def alqac2023_pairs(root: Path, seed: int = 13) -> Iterator[Pair]:
                 yield Pair(f"{stem}: {q['choices'][k]}.", source, "unsupported", "alqac2023", "dev", "option", group)
 
 
+WRITTEN = Path(__file__).resolve().parent / "sets"
+
+
+WRITTEN_CONSTRUCTED = ("verbatim", "other-premise")
+"""Kinds ``written_pairs`` constructs from the written file: easy, left out where thresholds are chosen
+and figures reported."""
+
+
+def written_pairs(lang: str, folder: Path = WRITTEN, seed: int = 13) -> Iterator[Pair]:
+    """The written pairs, plus two kinds constructed from them so the written set spans easy cases
+    too (its own unsupported claims are all minimal edits, its supported ones all reworded): each
+    premise supports itself (``verbatim``), and two supported claims written for other premises of
+    the same split and document are unsupported by it (``other-premise``)."""
+    path = folder / f"support_written_{lang}.jsonl"
+    if not path.exists():
+        return
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rng = random.Random(seed)
+    dataset = f"written-{lang}"
+    by_premise: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_premise.setdefault(r["premise"], []).append(r)
+    for premise, items in by_premise.items():
+        group, split = f"written:{premise[:80]}", items[0]["split"]
+        for r in items:
+            label = "supported" if r["label"] == "supported" else "unsupported"
+            yield Pair(r["claim"], premise, label, dataset, split, r["kind"], group)
+        yield Pair(premise, premise, "supported", dataset, split, "verbatim", group)
+        others = [
+            r["claim"]
+            for r in rows
+            if r["premise"] != premise
+            and r["split"] == split
+            and r["label"] == "supported"
+            and r["doc"] == items[0]["doc"]
+        ]
+        for claim in rng.sample(others, min(2, len(others))):
+            yield Pair(claim, premise, "unsupported", dataset, split, "other-premise", group)
+
+
 DATASETS = {
     "wice": wice_pairs,
     "contractnli": contractnli_pairs,
     "alqac2022": alqac2022_pairs,
     "alqac2023": alqac2023_pairs,
+    "written-en": lambda root: written_pairs("en"),
+    "written-vi": lambda root: written_pairs("vi"),
 }
 
 

@@ -147,7 +147,7 @@ class AnswerSettings(_Section):
     """Support scorer of the validator: ``trained`` (boosted trees shipped in verify/weights/) or ``lexical``."""
     support_threshold: float | None = None
     """Support at or above which a sentence counts as supported; ``None``: the scorer's own (trained:
-    >= 99 % out-of-fold precision on "supported", per language; lexical: 0.6)."""
+    >= 95 % out-of-fold precision on "supported" of the written training pairs, per language; lexical: 0.6)."""
     partial_threshold: float | None = None
     """Support at or above which a sentence is partial; ``None``: the scorer's own (trained: >= 90 %)."""
     reference_context: float = 0.5

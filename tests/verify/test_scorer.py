@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from training.support_pairs import fill_answer, load_pairs, split_of
+from training.support_pairs import WRITTEN_CONSTRUCTED, fill_answer, load_pairs, split_of
 from training.support_synth import synthetic_pairs
 from typer.testing import CliRunner
 
@@ -18,6 +18,7 @@ from citewise.assistant.records import Answer
 from citewise.assistant.report import build_report, write_report
 from citewise.cli import app
 from citewise.errors import UnknownName
+from citewise.evaluate.classification import auc
 from citewise.retrieve.records import QueryAnalysis, SearchResult
 from citewise.verify.cues import cues
 from citewise.verify.features import FEATURES, pair_features
@@ -49,11 +50,15 @@ def scorer() -> TrainedScorer:
 
 def test_shipped_weights_load_with_thresholds(scorer: TrainedScorer) -> None:
     assert scorer.source.startswith("package:")
-    assert len(scorer.trees) > 10
+    assert [t.name for t in scorer.tiers] == ["verbatim", "restatement"]
+    assert all(len(t.trees) > 10 for t in scorer.tiers)
     assert tuple(scorer.model["features"]) == FEATURES
     for lang in ("en", "vi"):
         supported, partial = scorer.thresholds(lang)
-        assert 0.5 < partial <= supported < 1.0
+        assert 0.0 < partial <= supported < 1.0
+        for tier in scorer.tiers:  # each tier's own thresholds map onto the common scale
+            assert tier.scaled(tier.supported[lang], lang) == pytest.approx(supported)
+            assert tier.scaled(tier.partial[lang], lang) == pytest.approx(partial)
     with pytest.raises(UnknownName):
         get_scorer("oracle")
 
@@ -101,11 +106,48 @@ def test_features_see_negation_modality_and_figures() -> None:
     swapped = pair_features("Bên mua bảo hiểm phải yêu cầu tạm ứng tiền bồi thường.", VI_ART).named()
     assert base["modal_flip"] == 0.0 and swapped["modal_flip"] > 0.0
     negated = pair_features("The controller shall not notify the supervisory authority.", EN_ART).named()
-    assert negated["neg_flip"] > 0.0  # the source has "not later than": only the local scope differs
+    assert negated["neg_flip"] > 0.0 and negated["neg_claim_only"] == 1.0
     figure = pair_features("Tạm ứng tối đa 70% số tiền dự kiến.", VI_ART).named()
     assert figure["num_missing"] == 1.0
     assert cues("không phải bồi thường").obligation == ()  # "không phải" is a negation, not an obligation
     assert cues("Doanh nghiệp phải bồi thường").obligation
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The controller must notify the breach within 72 hours.", EN_ART),
+        ("The processor has to inform the controller without undue delay.", EN_ART),
+        ("Thời hạn bồi thường không quá 15 ngày kể từ ngày nhận đủ hồ sơ.", VI_ART),
+        ("The notice period is 14 days.", "The insured must notify the company within 14 days of the loss."),
+    ],
+)
+def test_bounds_and_other_wording_are_not_negation_or_modality_swaps(claim: str, source: str) -> None:
+    """ "not later than", "without undue delay" and "không quá" state bounds, not negations; a modal
+    on one side and none on the other, or "has to" for "shall", is not a modality swap."""
+    f = pair_features(claim, source).named()
+    assert f["neg_flip"] == 0.0 and f["neg_source_only"] == 0.0 and f["neg_claim_only"] == 0.0, f
+    assert f["modal_flip"] == 0.0 and f["perm_for_oblig"] == 0.0, f
+    assert cues("not later than 72 hours").negation == ()
+    assert cues("không được quá 30 ngày").negation == ()
+    assert cues("không được tiết lộ thông tin").negation  # "không được" before a verb still negates
+
+
+def test_paraphrase_classes_cover_restated_wording() -> None:
+    f = pair_features(
+        "The insured has to tell the insurer about a loss within 14 days.",
+        "The insured must notify the insurance company no later than 14 days after the loss.",
+    ).named()
+    assert f["para_cov"] == 1.0 and f["uni_best"] < 0.8, f
+    g = pair_features(
+        "Công ty bảo hiểm có trách nhiệm chi trả trong vòng 15 ngày tính từ ngày nhận đủ giấy tờ.", VI_ART
+    )
+    assert g.named()["para_cov"] == 1.0
+    swapped = pair_features(
+        "The insurer has to tell the insured about a loss within 14 days.",
+        "The insured must notify the insurer no later than 14 days after the loss.",
+    ).named()
+    assert swapped["roles"] > 0.0  # the paraphrase classes never merge the two sides of a party pair
 
 
 def test_best_span_is_the_matching_clause(scorer: TrainedScorer) -> None:
@@ -207,15 +249,23 @@ def test_alqac_questions_become_statements() -> None:
     assert split_of("alqac2022:q-1") == split_of("alqac2022:q-1")
 
 
-@pytest.mark.parametrize(("dataset", "least"), [("alqac2022", 0.7), ("contractnli", 0.6), ("wice", 0.65)])
+@pytest.mark.parametrize(
+    ("dataset", "least"),
+    [("alqac2022", 0.72), ("contractnli", 0.6), ("wice", 0.65), ("written-en", 0.75), ("written-vi", 0.72)],
+)
 def test_real_dev_pairs_are_separated(scorer: TrainedScorer, dataset: str, least: float) -> None:
-    shared(dataset)
-    pairs = [p for p in load_pairs(SHARED, [dataset]) if p.split == "dev"][:240]
+    """Held-out pairs are ranked supported above the rest (AUC; the score is on the tiers' common
+    scale, not a probability) and, at the partial threshold, both classes are mostly told apart."""
+    if not dataset.startswith("written"):
+        shared(dataset)
+    pairs = [p for p in load_pairs(SHARED, [dataset]) if p.split == "dev" and p.kind not in WRITTEN_CONSTRUCTED]
+    pairs = pairs[:240]
     scores = np.array([scorer.score(p.claim, p.source).score for p in pairs])
     y = np.array([p.label == "supported" for p in pairs])
     assert y.any() and (~y).any()
-    balanced = 0.5 * float(np.mean(scores[y] >= 0.5)) + 0.5 * float(np.mean(scores[~y] < 0.5))
-    assert balanced >= least, balanced
+    assert auc(scores, y.astype(int)) >= least
+    partial = scorer.thresholds("en")[1]
+    assert 0.5 * float(np.mean(scores[y] >= partial)) + 0.5 * float(np.mean(scores[~y] < partial)) > 0.54
     # train and dev never share a group
     train_groups = {p.group for p in load_pairs(SHARED, [dataset]) if p.split == "train"}
     assert not train_groups & {p.group for p in pairs}
@@ -317,3 +367,52 @@ def test_constructed_pairs_come_from_real_law_texts() -> None:
         assert p.claim.strip() and p.source.strip()
     assert all(len(s) == 1 for s in groups.values())  # an article is in train or in dev, never both
     assert pairs == list(synthetic_pairs(SHARED, "en"))  # deterministic
+
+
+NOTICE_EN = "The insured must notify the insurer in writing within 14 days of discovering the loss."
+PAY_VI = (
+    "Doanh nghiệp bảo hiểm phải trả tiền bồi thường trong thời hạn 15 ngày kể từ ngày nhận đủ hồ sơ yêu cầu "
+    "bồi thường hợp lệ."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "status"),
+    [
+        # restatements in other words pass (the restatement tier), the source's own words too (verbatim)
+        ("The insured has 14 days from discovering the loss to notify the insurer in writing.", NOTICE_EN, "supported"),
+        (NOTICE_EN, NOTICE_EN, "supported"),
+        (
+            "Trong vòng 15 ngày kể từ khi nhận đủ hồ sơ hợp lệ, công ty bảo hiểm phải chi trả tiền bồi thường.",
+            PAY_VI,
+            "supported",
+        ),
+        # a swapped party, a negation, a modality: rejected whatever the wording
+        (
+            "The insurer must notify the insured in writing within 14 days of discovering the loss.",
+            NOTICE_EN,
+            "unsupported",
+        ),
+        (
+            "The insured need not notify the insurer in writing within 14 days of discovering the loss.",
+            NOTICE_EN,
+            "unsupported",
+        ),
+        (
+            "Doanh nghiệp bảo hiểm không phải trả tiền bồi thường trong thời hạn 15 ngày kể từ ngày nhận đủ hồ sơ.",
+            PAY_VI,
+            "unsupported",
+        ),
+        (
+            "Doanh nghiệp bảo hiểm có thể trả tiền bồi thường trong thời hạn 15 ngày kể từ ngày nhận đủ hồ sơ.",
+            PAY_VI,
+            "unsupported",
+        ),
+    ],
+)
+def test_restatements_pass_and_swaps_fail(scorer: TrainedScorer, claim: str, source: str, status: str) -> None:
+    s = scorer.score(claim, source)
+    assert scorer.status(s.score, s.lang) == status, (
+        s.score,
+        {k: v for k, v in s.features.items() if k.startswith("p_")},
+    )

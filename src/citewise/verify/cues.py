@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from citewise.lang import nfc
+from citewise.textmatch import stem
 
 _TOKEN = re.compile(r"[^\W_]+")
 
@@ -67,6 +68,39 @@ PERMISSION: tuple[tuple[str, ...], ...] = tuple(
 )
 # "không phải" (is not) and "không thể" (cannot) are negations, not obligations or permissions.
 _NOT_MODAL_AFTER = {"không", "khong", "not", "chưa"}
+BOUNDS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(p.split())
+    for p in (
+        "not later than",
+        "no later than",
+        "not more than",
+        "no more than",
+        "not less than",
+        "no less than",
+        "not fewer than",
+        "no fewer than",
+        "not exceeding",
+        "not to exceed",
+        "without undue delay",
+        "without delay",
+        "without prejudice",
+        "không quá",
+        "khong qua",
+        "không vượt quá",
+        "không được quá",
+        "không được vượt quá",
+        "không muộn hơn",
+        "không chậm hơn",
+        "không dưới",
+        "không ít hơn",
+        "không thấp hơn",
+        "không cao hơn",
+        "không phân biệt",
+    )
+)
+"""Phrases that open with a negation word but state a bound or a manner ("not later than 72 hours",
+"không quá 30 ngày", "without undue delay"): the provision is not negated. Their direction is
+read by ``FLIPS`` ("không quá" against "ít nhất")."""
 
 
 @dataclass(frozen=True)
@@ -82,20 +116,26 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(nfc(text).lower().replace("n't", " not").replace("’t", " not"))
 
 
-def _find(toks: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[int]:
-    """End positions of every phrase occurrence."""
+def _find_with(toks: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[tuple[int, tuple[str, ...]]]:
+    """End position and phrase of every phrase occurrence (the first listed phrase at a position)."""
     out = []
     for i in range(len(toks)):
         for p in phrases:
             if tuple(toks[i : i + len(p)]) == p:
-                out.append(i + len(p))
+                out.append((i + len(p), p))
                 break
     return out
 
 
+def _find(toks: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[int]:
+    """End positions of every phrase occurrence."""
+    return [e for e, _ in _find_with(toks, phrases)]
+
+
 def cues(text: str) -> Cues:
     toks = tokens(text)
-    neg = _find(toks, NEGATION)
+    bound_starts = {e - len(p) for e, p in _find_with(toks, BOUNDS)}
+    neg = [e for e in _find(toks, NEGATION) if e - 1 not in bound_starts]
     obl = [e for e in _find(toks, OBLIGATION) if not (e >= 2 and toks[e - 2] in _NOT_MODAL_AFTER)]
     perm = [e for e in _find(toks, PERMISSION) if not (e >= 2 and toks[e - 2] in _NOT_MODAL_AFTER)]
     return Cues(tuple(toks), tuple(neg), tuple(obl), tuple(perm))
@@ -111,6 +151,66 @@ def scoped_words(c: Cues, starts: tuple[int, ...], scope: int = 4) -> set[str]:
 
 def negated_words(c: Cues, scope: int = 4) -> set[str]:
     return scoped_words(c, c.negation, scope)
+
+
+def modal_swaps(claim: Cues, source: Cues, shared: set[str]) -> int:
+    """Words (stems) of ``shared`` under an obligation on one side and under a permission, not an
+    obligation, on the other ("phải yêu cầu" against "có thể yêu cầu"). A word under a modal on
+    one side and under none on the other is not a swap: "The notice period is 14 days." restates
+    "must notify within 14 days"."""
+    shared = {stem(w) for w in shared}
+
+    def under(c: Cues, starts: tuple[int, ...]) -> set[str]:
+        return {stem(w) for w in scoped_words(c, starts)} & shared
+
+    c_obl, c_perm = under(claim, claim.obligation), under(claim, claim.permission)
+    s_obl, s_perm = under(source, source.obligation), under(source, source.permission)
+    return len((c_obl & s_perm) - s_obl) + len((c_perm & s_obl) - s_perm)
+
+
+SCOPE: tuple[tuple[str, ...], ...] = tuple(
+    tuple(p.split())
+    for p in (
+        "always",
+        "any",
+        "all",
+        "every",
+        "regardless",
+        "irrespective",
+        "whatever",
+        "wherever",
+        "whenever",
+        "even if",
+        "even when",
+        "even where",
+        "in all cases",
+        "in any case",
+        "without exception",
+        "automatically",
+        "only",
+        "solely",
+        "exclusively",
+        "mọi",
+        "tất cả",
+        "luôn",
+        "bất kể",
+        "bất kỳ",
+        "dù",
+        "kể cả",
+        "trong mọi trường hợp",
+        "chỉ",
+        "duy nhất",
+        "tự động",
+        "đều",
+    )
+)
+"""Words that widen or narrow what a provision covers ("always", "any", "only", "mọi", "chỉ"): a claim
+that says one its source does not is broader or narrower than the source."""
+
+
+def scope_added(claim: Cues, source: Cues) -> int:
+    """``SCOPE`` phrases the claim says and the source does not."""
+    return sum(1 for p in SCOPE if _has(claim.tokens, p) and not _has(source.tokens, p))
 
 
 FLIPS: tuple[tuple[str, str], ...] = (
@@ -155,6 +255,10 @@ FLIPS: tuple[tuple[str, str], ...] = (
     ("lessor", "lessee"),
     ("mandatory", "optional"),
     ("rights", "obligations"),
+    ("fee", "free of charge"),
+    ("current", "preceding"),
+    ("hiện tại", "trước liền kề"),
+    ("có thu phí", "miễn phí"),
 )
 _FLIP_TOKENS = tuple((tuple(tokens(a)), tuple(tokens(b))) for a, b in FLIPS)
 
@@ -209,3 +313,38 @@ def swapped_roles(claim: Cues, source: Cues) -> int:
         if mine and not _subsequence(mine, src):
             out += 1
     return out
+
+
+def subject_swap(claim: Cues, source: Cues, before: int = 6) -> float:
+    """1 when the words the claim puts before its first modal ("The European Parliament must submit")
+    stand before no modal of the source but elsewhere in it ("the Commission shall submit ... to the
+    European Parliament"): another party is made to act. Compared as runs of up to three words, so
+    the shared "bảo hiểm" of "bên mua bảo hiểm" and "doanh nghiệp bảo hiểm" does not match. 0 when
+    either side has no modal."""
+    c_modal = sorted(claim.obligation + claim.permission)
+    s_modal = source.obligation + source.permission
+    if not c_modal or not s_modal:
+        return 0.0
+
+    def content(toks: tuple[str, ...]) -> list[str]:
+        return [stem(t) for t in toks if len(t) > 1 and t not in _FUNCTION]
+
+    subject = content(claim.tokens[max(0, c_modal[0] - 1 - before) : c_modal[0] - 1])
+    if not subject:
+        return 0.0
+    n = min(3, len(subject))
+
+    def grams(ws: list[str]) -> set[tuple[str, ...]]:
+        return {tuple(ws[i : i + n]) for i in range(len(ws) - n + 1)}
+
+    actors: set[tuple[str, ...]] = set()
+    for m in s_modal:
+        actors |= grams(content(source.tokens[max(0, m - 1 - before) : m - 1]))
+    named = grams(subject) & grams(content(source.tokens))
+    return float(bool(named) and not (named & actors))
+
+
+_FUNCTION = frozenset(
+    "the a an this that these those such each any all of and or in on for to by with its their"
+    " các những này đó một của và hoặc trong cho với".split()
+)

@@ -17,9 +17,19 @@ import numpy as np
 from citewise.chunk.sentences import sentence_spans
 from citewise.lang import detect_language, fold
 from citewise.refs.query import provision_refs
-from citewise.textmatch import STOPWORDS, words
-from citewise.verify.cues import Cues, cues, flips, negated_words, scoped_words, swapped_roles
+from citewise.textmatch import STOPWORDS, stem, words
+from citewise.verify.cues import (
+    Cues,
+    cues,
+    flips,
+    modal_swaps,
+    negated_words,
+    scope_added,
+    subject_swap,
+    swapped_roles,
+)
 from citewise.verify.numbers import extract_numbers
+from citewise.verify.paraphrase import canonical_words
 
 FEATURES: tuple[str, ...] = (
     "uni_best",
@@ -48,6 +58,10 @@ FEATURES: tuple[str, ...] = (
     "len_claim",
     "len_ratio",
     "vi",
+    "para_cov",
+    "para_bi",
+    "scope_added",
+    "subject_swap",
 )
 WINDOW = 3
 """Runs of up to this many consecutive source sentences are matched against the claim."""
@@ -173,17 +187,25 @@ def _half_min(claim: tuple[str, ...], window: set[str]) -> float:
 
 def _polarity(claim: Cues, window: Cues) -> tuple[float, float, float, float]:
     """Negation only in the claim, only in the source window; shared words negated on one side
-    and not on the other; shared words under an obligation or a permission on one side only."""
+    and not on the other; shared words under an obligation on one side and a permission on the other."""
     claim_only = float(bool(claim.negation) and not window.negation)
     source_only = float(bool(window.negation) and not claim.negation)
     shared = {t for t in claim.tokens if len(t) > 1 and fold(t) not in STOPWORDS} & set(window.tokens)
     nc, nw = negated_words(claim) & shared, negated_words(window) & shared
-    modal = 0
-    for kind in ("obligation", "permission"):
-        a = scoped_words(claim, getattr(claim, kind)) & shared
-        b = scoped_words(window, getattr(window, kind)) & shared
-        modal += len(a ^ b)
-    return claim_only, source_only, min(3, len(nc ^ nw)) / 3.0, min(3, modal) / 3.0
+    stems = {stem(t) for t in claim.tokens if len(t) > 1 and fold(t) not in STOPWORDS}
+    stems &= {stem(t) for t in window.tokens}
+    return claim_only, source_only, min(3, len(nc ^ nw)) / 3.0, min(3, modal_swaps(claim, window, stems)) / 3.0
+
+
+def _paraphrase_coverage(claim: str, window: str) -> tuple[float, float]:
+    """Coverage of the claim's content words and word pairs by the window once both are read
+    through the paraphrase classes ("tell" = "notify", "trong vòng" = "trong thời hạn")."""
+    cw, ww = canonical_words(claim), canonical_words(window)
+    content = {w for w in cw if w not in STOPWORDS}
+    pairs = {p for p in itertools.pairwise(cw) if not (p[0] in STOPWORDS and p[1] in STOPWORDS)}
+    uni = len(content & set(ww)) / len(content) if content else 1.0
+    bi = len(pairs & set(itertools.pairwise(ww))) / len(pairs) if pairs else uni
+    return uni, bi
 
 
 def pair_features(claim: str, source: str) -> PairFeatures:
@@ -236,6 +258,7 @@ def pair_features(claim: str, source: str) -> PairFeatures:
         bool(cc.obligation) and not wc.obligation and bool(wc.permission)
     )
     window_set = set(window_words)
+    para_cov, para_bi = _paraphrase_coverage(claim, window_text)
     exact_claim = {t for t in cc.tokens if len(t) > 1 and fold(t) not in STOPWORDS}
     exact_cov = len(exact_claim & set(wc.tokens)) / len(exact_claim) if exact_claim else 1.0
     values = np.array(
@@ -266,6 +289,10 @@ def pair_features(claim: str, source: str) -> PairFeatures:
             math.log1p(len(content)),
             len(cw) / max(1, len(window_words)),
             float(detect_language(claim) == "vi"),
+            para_cov,
+            para_bi,
+            min(2, scope_added(cc, wc)) / 2.0,
+            subject_swap(cc, wc),
         ],
         dtype=np.float64,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from citewise.lang import fold
+from citewise.lang import fold, nfc
 
 _MONTHS = {
     m: i + 1
@@ -22,6 +22,35 @@ _REF_CONTEXT = re.compile(
     r"(dieu|khoan|diem|article|art\.?|articles|paragraph|point|section|rule|clause|chapter|chuong|annex|phu luc|recital|muc)\s*$",
     re.I,
 )
+
+
+_EN_WORDS = dict(
+    zip(
+        "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty sixty "
+        "ninety".split(),
+        (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 15, 20, 30, 40, 50, 60, 90),
+        strict=True,
+    )
+)
+_VI_UNITS = dict(zip("một hai ba bốn năm sáu bảy tám chín".split(), range(1, 10), strict=True))
+_VI_WORDS = {**_VI_UNITS, "mười": 10, "mười lăm": 15, **{f"{w} mươi": 10 * n for w, n in _VI_UNITS.items() if n > 1}}
+_UNIT = (
+    r"(?:calendar |business |working |consecutive )?(?:days?|weeks?|months?|years?|hours?|times|per ?cent)"
+    r"|(?:ngày|tuần|tháng|năm|giờ|lần|phần trăm)"
+)
+_SPELLED = re.compile(
+    r"(?<!\w)("
+    + "|".join(sorted((*_EN_WORDS, *_VI_WORDS), key=len, reverse=True))
+    + r")\s+(?=(?:"
+    + _UNIT
+    + r")(?!\w))"
+)
+"""A figure written in words before its unit ("two months", "mười lăm ngày"): read as the digits it
+stands for, so "2 months" and "two months" meet and "within two months" is a figure to check."""
+
+
+def _spelled(text: str) -> set[str]:
+    return {str(_EN_WORDS.get(m.group(1)) or _VI_WORDS[m.group(1)]) for m in _SPELLED.finditer(text.lower())}
 
 
 def _canon_number(raw: str) -> str:
@@ -64,7 +93,7 @@ def extract_numbers(text: str) -> set[str]:
             continue
         canon = _canon_number(m.group(1))
         out.add(canon + ("%" if m.group(2) else ""))
-    return out
+    return out | _spelled(nfc(text))
 
 
 def unsupported_numbers(sentence: str, sources: list[str]) -> list[str]:

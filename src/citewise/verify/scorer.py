@@ -1,9 +1,9 @@
 """Support scorers: how likely a source supports a claim, in [0, 1], with the source span that
 matches the claim best. One port, ``SupportScorer``; two backends registered by name:
 
-- ``trained`` (default): gradient-boosted trees over the features of features.py, trees and
-  thresholds read from the JSON file shipped in ``verify/weights/`` (trained by
-  scripts/train_support.py; numpy only at run time).
+- ``trained`` (default): two tiers of gradient-boosted trees over the features of features.py
+  (``TrainedScorer``), trees and thresholds read from the JSON file shipped in ``verify/weights/``
+  (trained by scripts/train_support.py; no numpy needed at run time).
 - ``lexical``: the baseline, coverage of the claim's content words and word pairs by the best
   run of up to two source sentences (support.py); thresholds 0.6 / 0.4.
 
@@ -15,22 +15,22 @@ import abc
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import numpy as np
+from typing import Any
 
 from citewise.lang import detect_language
 from citewise.registry import Registry
-from citewise.trees import Tree, load_model, predict_log_odds
+from citewise.trees import Tree, load_model
 from citewise.verify.features import FEATURES, pair_features
 from citewise.verify.support import best_window
 
-DEFAULT_WEIGHTS = "support-gbt-v2.json"
+DEFAULT_WEIGHTS = "support-gbt-v3.json"
 
 
 @dataclass(frozen=True)
 class SupportScore:
     score: float
-    """Probability (trained) or coverage (lexical) that the source supports the claim."""
+    """Support on the scorer's scale: trained, its tiers' probabilities put on a common scale (supported
+    at 0.8, partial at 0.5); lexical, coverage."""
     span: tuple[int, int]
     """The best-matching run of source sentences, offsets in the source."""
     features: dict[str, float] = field(default_factory=dict)
@@ -70,37 +70,82 @@ class LexicalScorer(SupportScorer):
         return self.support_threshold, self.partial_threshold
 
 
+SUPPORTED_AT = 0.8
+"""The combined support score at which a sentence is supported (each tier's own threshold maps here)."""
+PARTIAL_AT = 0.5
+"""The combined support score at which a sentence is partial."""
+
+
+@dataclass(frozen=True)
+class _Tier:
+    """One boosted-trees model over ``FEATURES`` with its per-language thresholds."""
+
+    name: str
+    trees: list[Tree]
+    base: float
+    rate: float
+    supported: dict[str, float]
+    partial: dict[str, float]
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> _Tier:
+        return cls(
+            d["name"],
+            [Tree.from_dict(t) for t in d["trees"]],
+            float(d["base"]),
+            float(d["rate"]),
+            dict(d["thresholds"]["supported"]),
+            dict(d["thresholds"]["partial"]),
+        )
+
+    def probability(self, row: list[float]) -> float:
+        z = self.base + self.rate * sum(t.value_of(row) for t in self.trees)
+        return 1.0 / (1.0 + math.exp(-z))
+
+    def scaled(self, p: float, lang: str) -> float:
+        """``p`` on the common scale: this tier's partial threshold maps to ``PARTIAL_AT``, its supported
+        threshold to ``SUPPORTED_AT``, linearly in between and beyond."""
+        key = lang if lang in self.supported else "en"
+        sup, part = self.supported[key], min(self.partial[key], self.supported[key])
+        if p >= sup:
+            return SUPPORTED_AT + (1.0 - SUPPORTED_AT) * (p - sup) / max(1e-9, 1.0 - sup)
+        if p >= part:
+            return PARTIAL_AT + (SUPPORTED_AT - PARTIAL_AT) * (p - part) / max(1e-9, sup - part)
+        return PARTIAL_AT * p / max(1e-9, part)
+
+
 class TrainedScorer(SupportScorer):
-    """Boosted trees over pair features; the model file names its feature columns, and a file
-    trained on other columns than this version computes is refused."""
+    """Two boosted-trees tiers over the same pair features, read from one JSON file:
+
+    - ``verbatim``: trained on natural and constructed pairs whose supported claims stay close to their
+      source; its threshold (>= 99 % out-of-fold precision) passes quotes and light edits.
+    - ``restatement``: the same data with the project's written pairs weighing most (reworded answers
+      against minimal-edit near-misses); its threshold (>= 95 % out-of-fold precision on written pairs)
+      passes restatements the first tier cannot, and it rejects more near-misses.
+
+    The score is the higher of the two tiers, each put on a common scale where its own supported
+    threshold is ``SUPPORTED_AT`` and its partial threshold ``PARTIAL_AT``: a sentence is supported when
+    either tier supports it. The model file names its feature columns, and a file trained on other
+    columns than this version computes is refused."""
 
     name = "trained"
 
     def __init__(self, weights: Path | str | None = None) -> None:
         model, self.source = load_model("citewise.verify", DEFAULT_WEIGHTS, weights, FEATURES, "support")
         self.model = model
-        self.trees = [Tree.from_dict(t) for t in model["trees"]]
-        self.base = float(model["base"])
-        self.rate = float(model["rate"])
-        self.support_thresholds: dict[str, float] = dict(model["thresholds"]["supported"])
-        self.partial_thresholds: dict[str, float] = dict(model["thresholds"]["partial"])
+        self.tiers = [_Tier.from_dict(t) for t in model["tiers"]]
 
     def thresholds(self, lang: str) -> tuple[float, float]:
-        key = lang if lang in self.support_thresholds else "en"
-        return self.support_thresholds[key], self.partial_thresholds[key]
-
-    def probability(self, values: np.ndarray) -> np.ndarray:
-        """P(supported) for rows of feature values."""
-        z = predict_log_odds(self.trees, self.base, values, self.rate)
-        return np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float64)
+        return SUPPORTED_AT, PARTIAL_AT
 
     def score(self, claim: str, source: str) -> SupportScore:
         f = pair_features(claim, source)
         row = [float(v) for v in f.values]
-        z = self.base + self.rate * sum(t.value_of(row) for t in self.trees)
-        p = 1.0 / (1.0 + math.exp(-z))
         named = f.named()
-        return SupportScore(p, f.span, named, "vi" if named["vi"] else "en")
+        lang = "vi" if named["vi"] else "en"
+        tiers = {t.name: t.probability(row) for t in self.tiers}
+        best = max(t.scaled(tiers[t.name], lang) for t in self.tiers)
+        return SupportScore(best, f.span, named | {f"p_{k}": round(v, 4) for k, v in tiers.items()}, lang)
 
 
 SCORERS: Registry[SupportScorer] = Registry(

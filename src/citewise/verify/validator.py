@@ -44,7 +44,8 @@ class CheckedSentence:
 
 class Validator:
     """``support_threshold`` / ``partial_threshold`` override the scorer's own thresholds (for the
-    trained scorer: >= 99 % / >= 90 % out-of-fold precision on "supported", per language);
+    trained scorer: >= 95 % / >= 90 % out-of-fold precision on "supported" of the written training pairs,
+    per language);
     ``context_threshold`` is the least context similarity of a valid legal reference.
 
     ``judge``: an LLM entailment check for borderline sentences, those whose support is at or
