@@ -129,3 +129,23 @@ def test_a_quote_naming_a_fragment_that_was_not_given_is_dropped() -> None:
     c = _check("The Authority must be notified not later than 72 hours.", [("F7", quote), ("F1", quote)], [f])
     assert any("invalid marker(s) removed: F7" in d for d in c.verdict.details)
     assert len(c.citations) == 1
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Section 4. Notice of loss",  # a heading copied as a sentence
+        "How many days does the insured have to notify the company?",  # the question given back
+        "The insured must notify the company within...",  # cut off
+    ],
+)
+def test_a_written_sentence_that_states_nothing_fails_even_with_a_true_quote(sentence: str) -> None:
+    f = fragment("F1", POLICY, "Section 4", "en")
+    c = _check(sentence, [("F1", "Section 4. Notice of loss")], [f])
+    assert c.verdict.status == "unsupported" and "statement" in c.verdict.failed, c.verdict
+    ok = _check(
+        "The insured must notify the company within 14 days of the loss.",
+        [("F1", "The insured must notify the company within 14 days of the loss")],
+        [f],
+    )
+    assert ok.verdict.status == "supported", ok.verdict

@@ -54,7 +54,8 @@ SYSTEM = (
     "condition asked for, or yes/no with its condition.\n"
     "2. Every sentence rests on quotes: for each, the fragment id and the few words (at most 25) of that "
     "fragment that state it, copied exactly, character for character, in the fragment's language.\n"
-    "3. Add no facts. Copy numbers, amounts, percentages, dates and article numbers exactly as written.\n"
+    "3. Add no facts and drop no condition: keep the fragment's if, where, unless, except and only. Copy numbers, "
+    "amounts, percentages, dates and article numbers exactly as written.\n"
     '4. If the fragments do not contain the answer, reply {"answer": [], "refused": true}.\n'
     "5. Write in the language the request names, in at most the number of sentences it names.\n"
     "Reply with JSON only, like this example.\n"
@@ -72,7 +73,7 @@ keeps it (``LlamaCppGenerator.warm``); what varies goes in the user message."""
 
 _ASK = {
     "en": "Question: {q}\nAnswer in English, in at most {n} short sentences.",
-    "vi": "Câu hỏi: {q}\nTrả lời bằng tiếng Việt, tối đa {n} câu ngắn.",
+    "vi": "Câu hỏi: {q}\nTrả lời bằng tiếng Việt, tối đa {n} câu ngắn.\nWrite every sentence in Vietnamese, not in English.",
 }
 _STRICT = {
     "en": "Your previous answer had sentences its quotes do not support. Quote the fragments exactly and use "

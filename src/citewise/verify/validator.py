@@ -1,5 +1,6 @@
 """Post-validation of a draft, in code, with no LLM tokens: every sentence has a marker naming a
-fragment that was given; the cited text supports it (a trained support scorer, scorer.py); its
+fragment that was given; a written sentence is a statement (not a question, a heading or cut off);
+the cited text supports it (a trained support scorer, scorer.py); its
 figures, legal references (with their context) and URLs appear in the cited text. Invalid
 markers are dropped before anything is shown.
 
@@ -24,6 +25,19 @@ from citewise.verify.references import check_references
 from citewise.verify.scorer import SupportScorer, get_scorer
 
 _URL = re.compile(r"https?://[^\s)\]>\"']+")
+
+_HEADING = re.compile(r"^(điều|article|section|chương|chapter|mục|clause|phần|part)\s+[\w.()]+", re.IGNORECASE)
+
+
+def not_a_statement(text: str) -> bool:
+    """A written sentence that states nothing: a question ("Thời hạn … là bao lâu?"), a text cut off
+    ("Mức khấu trừ là..."), or a provision's heading copied as a sentence ("Điều 3. Thời hạn bảo
+    hiểm"). Quoted support cannot make it an answer."""
+    t = text.strip()
+    if t.endswith(("?", "...", "…")):
+        return True
+    return bool(_HEADING.match(t)) and not t.endswith((".", ";", ":"))
+
 
 P_YES_THRESHOLD = 0.75
 """Least P(Yes) of the LLM check that makes a borderline sentence supported: for Qwen2.5-Coder-1.5B,
@@ -108,6 +122,9 @@ class Validator:
             details.append("no marker naming a given fragment")
             return CheckedSentence(s, [], Verdict("unsupported", 0.0, failed, details))
         if s.quotes:
+            if not_a_statement(s.text):
+                failed.append("statement")
+                details.append("not a statement: a question, a heading or a sentence cut off")
             grounds = self._quoted(s, by_marker, failed, details)
         else:
             grounds = self._cited(s, cited)
@@ -140,7 +157,7 @@ class Validator:
             status = "partial"
         else:
             status = "supported"
-        if any(x in failed for x in ("marker", "quote", "number", "reference", "url")):
+        if any(x in failed for x in ("marker", "quote", "number", "reference", "url", "statement")):
             status = "unsupported"
         elif self.judge is not None and self.borderline(support, lang):
             p_yes = self.judge.p_yes(s.text, excerpt(*best), lang)
