@@ -208,6 +208,15 @@ def _focused(cands: list[_Candidate]) -> list[_Candidate]:
     return out
 
 
+def _heading(sentence: str) -> bool:
+    """A title on a line of its own: short, no closing punctuation, fewer than 12 words."""
+    t = sentence.strip()
+    return "\n" not in t and len(t) < 120 and not t.endswith(_CLOSING) and len(_WORD.findall(t)) < 12
+
+
+_CLOSING = tuple(".;:?!,)…\"”'’")
+
+
 def _jaccard(a: str, b: str) -> float:
     wa, wb = set(_WORD.findall(a.lower())), set(_WORD.findall(b.lower()))
     return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
@@ -240,8 +249,8 @@ class ExtractiveGenerator(Generator):
                     if e <= s:
                         continue
                 sent = text[s:e]
-                if s == 0 and 0 <= first_line_end <= e and len(sent) < 160 and "\n" not in sent:
-                    continue  # the provision's heading line ("Điều 9. Thông báo tổn thất")
+                if (s == 0 and 0 <= first_line_end <= e and len(sent) < 160 and "\n" not in sent) or _heading(sent):
+                    continue  # a heading line ("Điều 9. Thông báo tổn thất", "Personal data breaches and fines")
                 if len(_WORD.findall(sent)) < 4 or set(sent) <= set("|- "):
                     continue
                 if addresses_the_assistant(sent):

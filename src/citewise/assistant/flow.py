@@ -101,7 +101,7 @@ class Assistant:
             self.generator, question, fragments, lang, False, attempts, tokens, timings, on_sentence
         )
         over = any("budget" in a for a in attempts)
-        if checked is not None and not all(c.ok for c in checked) and self.generator is not self.fallback and not over:
+        if checked is not None and not _mostly_ok(checked) and self.generator is not self.fallback and not over:
             attempts.append("retry: top-3 fragments, stricter prompt")
             retry, used2 = self._attempt(self.generator, question, fragments[:3], lang, True, attempts, tokens, timings)
             if retry is not None and (all(c.ok for c in retry) or _score(retry) > _score(checked)):
@@ -110,7 +110,7 @@ class Assistant:
         partial = False
         if checked is not None and not all(c.ok for c in checked):
             kept = [c for c in checked if c.ok]
-            if kept and len(kept) >= len(checked) / 2:
+            if _mostly_ok(checked):
                 attempts.append(f"dropped {len(checked) - len(kept)} unsupported sentence(s)")
                 checked, partial = kept, True
             else:
@@ -373,3 +373,10 @@ def closest_citation(evidence: Evidence) -> Citation:
 
 def _score(checked: list[CheckedSentence]) -> float:
     return sum(c.ok for c in checked) / max(1, len(checked))
+
+
+def _mostly_ok(checked: list[CheckedSentence]) -> bool:
+    """At least half the sentences of a draft, and at least one, passed every check: the rest are dropped
+    and the draft is shown without asking the model again (a second draft costs as much as the first)."""
+    kept = sum(c.ok for c in checked)
+    return kept > 0 and kept >= len(checked) / 2
