@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: tr
 
 from training import judge_pairs as jp
 
+from citewise.evaluate.classification import auc
 from citewise.judge.answerability import JUDGES, AnswerabilityJudge
 from citewise.judge.records import Passage
 from citewise.lang import fold
@@ -96,14 +97,6 @@ def spread(rows: list[Any], limit: int | None) -> list[Any]:
     return [rows[i] for i in keep]
 
 
-def auc(labels: np.ndarray, scores: np.ndarray) -> float:
-    pos, neg = scores[labels == 1], scores[labels == 0]
-    if not len(pos) or not len(neg):
-        return float("nan")
-    greater = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
-    return float(greater / (len(pos) * len(neg)))
-
-
 def run_set(judge: AnswerabilityJudge, items: list[tuple[str, str, list[Passage], bool, str]]) -> dict[str, Any]:
     labels, scores, answered, refused, gold_in, ms = [], [], [], [], [], []
     by_lang: dict[str, list[int]] = {}
@@ -130,7 +123,7 @@ def run_set(judge: AnswerabilityJudge, items: list[tuple[str, str, list[Passage]
     return {
         "questions": len(items),
         "answerable": int(y.sum()),
-        "auc": round(auc(y, s), 4),
+        "auc": round(auc(s, y), 4),
         "answer_rate": round(float(np.mean(answered)), 4) if answered else None,
         "not_answered_unanswerable": round(float(np.mean(refused)), 4) if refused else None,
         "gold_in_sentence": round(float(np.mean(gold_in)), 4) if gold_in else None,
@@ -164,7 +157,7 @@ def support_contrast(scorer_name: str = "trained") -> dict[str, Any]:
     tp = int((p_ & (y == 1)).sum())
     return {
         "pairs": len(rows),
-        "auc": round(auc(y, s_), 4),
+        "auc": round(auc(s_, y), 4),
         "precision": round(tp / max(1, int(p_.sum())), 4),
         "recall": round(tp / max(1, int(y.sum())), 4),
         "right_by_kind": {k: round(a / n, 4) for k, (a, n) in sorted(kinds.items())},
@@ -174,7 +167,7 @@ def support_contrast(scorer_name: str = "trained") -> dict[str, Any]:
 
 def by_lang_auc(rows: list[dict[str, Any]], y: np.ndarray, s: np.ndarray) -> dict[str, float]:
     return {
-        lang: round(auc(y[idx], s[idx]), 4)
+        lang: round(auc(s[idx], y[idx]), 4)
         for lang in ("en", "vi")
         if len(idx := np.array([i for i, r in enumerate(rows) if r["lang"] == lang])) > 0
     }
@@ -193,7 +186,7 @@ def support_contrast_pair() -> dict[str, Any] | None:
     s = np.array([clf.supports(r["claim"], r["premise"]) for r in rows])
     ms = (time.perf_counter() - t) * 1000 / max(1, len(rows))
     y = np.array([int(r["label"] == "supported") for r in rows])
-    return {"pairs": len(rows), "auc": round(auc(y, s), 4), "by_lang_auc": by_lang_auc(rows, y, s), "ms": round(ms, 1)}
+    return {"pairs": len(rows), "auc": round(auc(s, y), 4), "by_lang_auc": by_lang_auc(rows, y, s), "ms": round(ms, 1)}
 
 
 def markdown(results: dict[str, Any]) -> list[str]:

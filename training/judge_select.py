@@ -29,12 +29,13 @@ for _p in (str(ROOT / "src"), str(ROOT)):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
+from citewise.evaluate.classification import auc  # noqa: E402
 from citewise.judge.answerability import FeatureJudge  # noqa: E402
 from citewise.judge.pair import MANIFEST, PairClassifier  # noqa: E402
 from citewise.judge.records import Passage  # noqa: E402
 from training import judge_pairs as jp  # noqa: E402
 from training.e5_torch import RUNS  # noqa: E402
-from training.train_judge import auc, log, refusal_at_answer_rate  # noqa: E402
+from training.train_judge import log, refusal_at_answer_rate  # noqa: E402
 
 TOP_MAX = 8
 
@@ -68,7 +69,7 @@ def tiered_score(row: dict[str, Any], top: int, band: tuple[float, float], mix: 
 
 def figures(rows: list[dict[str, Any]], scores: list[float]) -> dict[str, float]:
     y, s = np.array([r["label"] for r in rows]), np.array(scores)
-    return {"auc": auc(y, s), "refuse@ans0.8": refusal_at_answer_rate(y, s, 0.8)}
+    return {"auc": auc(s, y), "refuse@ans0.8": refusal_at_answer_rate(y, s, 0.8)}
 
 
 def threshold_at(rows: list[dict[str, Any]], scores: list[float], rate: float = 0.8) -> float:
@@ -141,7 +142,7 @@ def support_dev(clf: PairClassifier, n: int, out: Path) -> None:
         y = np.array([it.label for it in part])
         f = np.array([trees.score(it.claim, it.source).score for it in part])
         p = np.array([clf.supports(it.claim, it.source) for it in part])
-        res[ds] = {"n": len(part), "pos": int(y.sum()), "fast_auc": auc(y, f), "pair_auc": auc(y, p)}
+        res[ds] = {"n": len(part), "pos": int(y.sum()), "fast_auc": auc(f, y), "pair_auc": auc(p, y)}
         log(f"support {ds:12} n={len(part)} fast AUC {res[ds]['fast_auc']:.3f} pair AUC {res[ds]['pair_auc']:.3f}")
     out.write_text(json.dumps(res, indent=1))
 

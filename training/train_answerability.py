@@ -28,6 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: training/
 
 from citewise.chunk.sentences import sentence_spans
+from citewise.evaluate.classification import auc
 from citewise.judge.features import FEATURES, pair_features
 from citewise.judge.qtype import question_type
 from citewise.trees import predict_log_odds
@@ -85,16 +86,6 @@ def passage_scores(model: dict[str, Any], questions: list[jp.Question]) -> tuple
         scores.append(float(np.max(1 / (1 + np.exp(-z)))))
         labels.append(int(q.answerable))
     return np.array(labels), np.array(scores)
-
-
-def auc(labels: np.ndarray, scores: np.ndarray) -> float:
-    pos, neg = scores[labels == 1], scores[labels == 0]
-    if not len(pos) or not len(neg):
-        return float("nan")
-    order = np.argsort(np.concatenate([pos, neg]), kind="mergesort")
-    ranks = np.empty(len(order))
-    ranks[order] = np.arange(1, len(order) + 1)
-    return float((ranks[: len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
 
 
 def at_answer_rate(labels: np.ndarray, scores: np.ndarray, rate: float = ANSWER_RATE) -> tuple[float, float]:
@@ -157,7 +148,7 @@ def main() -> None:
         thresholds[lang] = round(thr, 4)
         report[f"dev_{lang}"] = {
             "questions": len(labels),
-            "auc": round(auc(labels, scores), 4),
+            "auc": round(auc(scores, labels), 4),
             "threshold": round(thr, 4),
             "refused_unanswerable": round(refused, 4),
             "curve": curve(labels, scores),
@@ -175,7 +166,7 @@ def main() -> None:
         refused = float(np.mean(scores[labels == 0] < thr))
         report[name] = {
             "questions": len(labels),
-            "auc": round(auc(labels, scores), 4),
+            "auc": round(auc(scores, labels), 4),
             "answer_rate": round(answered, 4),
             "refused_unanswerable": round(refused, 4),
             "curve": curve(labels, scores),

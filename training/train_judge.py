@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 for _p in (str(ROOT / "src"), str(ROOT)):
     if _p not in sys.path:
         sys.path.insert(0, _p)
+from citewise.evaluate.classification import auc  # noqa: E402
 from citewise.judge.pair import TASKS  # noqa: E402
 from citewise.judge.pair import pair_text as _pair_text  # noqa: E402
 from training import judge_pairs as jp  # noqa: E402
@@ -342,28 +343,6 @@ def batch_of(cache: Cache, items: list[Item]) -> tuple[torch.Tensor, torch.Tenso
     return h, mask, task_idx
 
 
-def auc(labels: list[int] | np.ndarray, scores: list[float] | np.ndarray) -> float:
-    y = np.asarray(labels)
-    s = np.asarray(scores, dtype=np.float64)
-    pos, neg = s[y == 1], s[y == 0]
-    if len(pos) == 0 or len(neg) == 0:
-        return float("nan")
-    order = np.argsort(np.concatenate([pos, neg]), kind="mergesort")
-    ranks = np.empty(len(order))
-    allv = np.concatenate([pos, neg])[order]
-    # average ranks for ties
-    i = 0
-    r = np.arange(1, len(allv) + 1, dtype=np.float64)
-    while i < len(allv):
-        j = i
-        while j + 1 < len(allv) and allv[j + 1] == allv[i]:
-            j += 1
-        r[i : j + 1] = (i + j + 2) / 2
-        i = j + 1
-    ranks[order] = r
-    return float((ranks[: len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
-
-
 def group_scores(es: EvalSet, pair_score: dict[Item, float]) -> np.ndarray:
     return np.array([max(pair_score[it] for it in g) for g in es.groups])
 
@@ -388,7 +367,7 @@ def report_sets(sets: list[EvalSet], pair_score: dict[Item, float]) -> dict[str,
     for es in sets:
         y = np.array(es.labels)
         s = group_scores(es, pair_score)
-        r = {"n": len(y), "pos": int(y.sum()), "auc": auc(y, s)}
+        r = {"n": len(y), "pos": int(y.sum()), "auc": auc(s, y)}
         if es.task == "ans":
             r["refuse@ans0.8"] = refusal_at_answer_rate(y, s, 0.8)
         else:
