@@ -138,3 +138,17 @@ def test_generator_refusal_with_good_evidence_falls_back_then_answers(retriever:
     refuse: Script = lambda frags, strict: Draft([], "scripted", refused=True)  # noqa: E731
     answer = Assistant(retriever, ScriptedGenerator(refuse)).ask(HOME_Q)
     assert not answer.refused and answer.generator == "extractive"
+
+
+def test_a_model_answer_without_the_duration_asked_gives_way_to_the_extractive_direct_answer(
+    retriever: Retriever,
+) -> None:
+    true_but_beside = (
+        "Trường hợp từ chối bồi thường một phần hoặc toàn bộ, Công ty phải thông báo bằng văn bản và nêu rõ lý do "
+        "trong thời hạn quy định tại khoản 1 Điều này."
+    )
+    gen = ScriptedGenerator(_say((true_but_beside, ["F1"])))
+    answer = Assistant(retriever, gen).ask(HOME_Q)
+    assert answer.generator == "extractive" and "15 ngày" in answer.sentences[0].text, answer.text
+    assert any("do not state the figure asked for" in a for a in answer.attempts), answer.attempts
+    assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]

@@ -59,6 +59,15 @@ def _kinds(question: str) -> list[str]:
     return _FALLBACK.get(qtype, [])
 
 
+def states_figure_asked(question: str, sentences: list[str]) -> bool | None:
+    """Whether one of ``sentences`` states a figure of the kind ``question`` asks for (a duration for
+    "how long", an amount for "how much"); ``None`` when the question asks for no figure."""
+    kinds = _kinds(question)
+    if not kinds:
+        return None
+    return any(_answer_like(k, s, sp) for s in sentences for k in kinds for sp in answer_spans(k, s))
+
+
 _LIST_LEAD = re.compile(r"(?::|\b(?:the following|as follows|sau đây|bao gồm|gồm))\s*$", re.I)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.answer.base import Generator, GeneratorError
-from citewise.answer.extractive import ExtractiveGenerator
+from citewise.answer.extractive import ExtractiveGenerator, states_figure_asked
 from citewise.answer.llama_local import LlamaCppGenerator
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
 from citewise.assistant.records import LOW_CONFIDENCE, NO_DIRECT, NO_DIRECT_ANSWER, REFUSED, Answer, AnswerSentence
@@ -115,6 +115,18 @@ class Assistant:
                 checked, partial = kept, True
             else:
                 checked = None
+        if (
+            checked is not None
+            and self.generator is not self.fallback
+            and states_figure_asked(question, [c.draft.text for c in checked]) is False
+        ):
+            # the model's sentences hold, but none states the duration or amount asked for: the extractive
+            # answer replaces them when it states one
+            alt, alt_used = self._attempt(self.fallback, question, fragments, lang, False, attempts, tokens, timings)
+            shown = [c for c in alt or [] if c.ok]
+            if shown and states_figure_asked(question, [c.draft.text for c in shown]):
+                attempts.append("the model's sentences do not state the figure asked for: extractive answer shown")
+                checked, used = shown, alt_used
         if checked is None and self.generator is not self.fallback:
             attempts.append("fallback: extractive")
             checked, used = self._attempt(self.fallback, question, fragments, lang, False, attempts, tokens, timings)
