@@ -6,10 +6,12 @@ weak-evidence thresholds that decide zero-token refusals.
 
 Every question goes through ``citewise.evaluate.runner.Evaluator`` over ``citewise.open`` on the
 indexes bench/retrieval.py caches under .bench-cache/ (ALQAC 2022 for Vietnamese, ObliQA for
-English: the whole corpus when embedded, else its embedded document subset). Probes: the
-unanswerable rows of ../shared/data/answerability (SQuAD 2.0 / UIT-ViQuAD 2.0 questions about
-Wikipedia topics, absent from legal corpora) plus questions written here about topics absent from
-each corpus. The threshold sweep replays the run with ``citewise.evaluate.calibrate``. Writes
+English: the whole corpus when embedded, else its embedded document subset). Probes, reported per
+kind: near-miss questions about a provision of the corpus that it does not answer
+(bench/sets/corpus_nearmiss.jsonl), the unanswerable rows of ../shared/data/answerability (SQuAD 2.0 /
+UIT-ViQuAD 2.0 questions about Wikipedia topics, absent from legal corpora) and questions written here
+about topics absent from each corpus. The threshold sweep (weak-evidence refusal, which near-misses
+are built to pass) replays the run without the near-miss probes with ``citewise.evaluate.calibrate``. Writes
 bench/results/answers.json and the "Answers" section of docs/benchmarks.md (``--quick``:
 bench/results/answers-quick.json only).
 """
@@ -21,6 +23,8 @@ import json
 import statistics
 import sys
 from collections import Counter
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import citewise
@@ -128,13 +132,32 @@ OFF_TOPIC_VI = [
 ]
 
 
+NEARMISS = Path(__file__).resolve().parent / "sets" / "corpus_nearmiss.jsonl"
+PROBE_TYPES = ("nearmiss", "wikipedia", "offtopic")
+"""Probe kinds, hardest first: questions about a provision of the corpus that it does not answer
+(bench/sets/corpus_nearmiss.jsonl, written for this benchmark); unanswerable SQuAD 2.0 / UIT-ViQuAD 2.0
+questions (Wikipedia topics); questions about topics absent from the corpus."""
+
+
+def nearmiss_probes(lang: str) -> list[EvalQuestion]:
+    if not NEARMISS.exists():
+        return []
+    rows = [json.loads(line) for line in NEARMISS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        EvalQuestion(r["id"], r["question"], answerable=False, type="nearmiss", lang=lang)
+        for r in rows
+        if r["lang"] == lang
+    ]
+
+
 def questions_for(ds: benchsets.BenchSet, n_ans: int, n_probe: int) -> list[EvalQuestion]:
     offtopic = OFF_TOPIC_EN if ds.lang == "en" else OFF_TOPIC_VI
     written = [
-        EvalQuestion(f"{ds.lang}-offtopic-{i}", q, answerable=False, type="edge", lang=ds.lang)
+        EvalQuestion(f"{ds.lang}-offtopic-{i}", q, answerable=False, type="offtopic", lang=ds.lang)
         for i, q in enumerate(offtopic, start=1)
     ]
-    return [*benchsets.eval_questions(ds, n_ans), *benchsets.probes(ds.lang, n_probe - len(offtopic)), *written]
+    wiki = [replace(q, type="wikipedia") for q in benchsets.probes(ds.lang, max(0, n_probe - len(offtopic)))]
+    return [*benchsets.eval_questions(ds, n_ans), *nearmiss_probes(ds.lang), *wiki, *written]
 
 
 def run_set(engine: Engine, generator: str, questions: list[EvalQuestion], label: str) -> list[QuestionResult]:
@@ -165,6 +188,15 @@ def summarize(results: list[QuestionResult], units: dict[str, Any]) -> dict[str,
         "answer_rate": round(len(answered) / len(ans), 4) if ans else None,
         "probes": len(probes),
         "refusal_correctness": round(sum(r.refused for r in probes) / len(probes), 4) if probes else None,
+        "probes_by_type": {
+            t: {
+                "n": len(sub),
+                "not_answered": round(sum(not r.answered for r in sub) / len(sub), 4),
+                "refused": round(sum(r.refused for r in sub) / len(sub), 4),
+            }
+            for t in PROBE_TYPES
+            if (sub := [r for r in probes if r.type == t])
+        },
         "citation_precision": round(sum(correct) / n_cites, 4) if n_cites else None,
         "answers_citing_gold": round(sum(c > 0 for c in correct) / len(answered), 4) if answered else None,
         "answers_by_generator": dict(Counter(r.generator for r in answered)),
@@ -225,7 +257,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report["sets"], indent=1, ensure_ascii=False))
     report["sweep"], report["calibrated"], report["held_out"] = {}, {}, {}
     for lang in ("vi", "en"):
-        rows = [r for r in everything if r.lang == lang]
+        # weak evidence refuses topics the corpus lacks; near-miss probes have strong evidence by design
+        rows = [r for r in everything if r.lang == lang and r.type != "nearmiss"]
         if not rows:
             continue
         outcomes = sweep(rows, DENSE_GRID, COVERAGE_GRID)
@@ -253,19 +286,27 @@ def docs(report: dict[str, Any]) -> list[str]:
         f" processes); date {report['date']}; command `{m['command']}`; citewise {m['revision']}."
         " Raw: `bench/results/answers.json`.",
         "Every question goes through `citewise.evaluate.runner.Evaluator` (the engine `citewise.open` returns)."
-        " Answerable = dev questions with gold articles/passages; probes = unanswerable rows of the answerability"
-        " set plus questions about topics absent from the corpus. Citation precision = share of citations whose"
+        " Answerable = dev questions with gold articles/passages; probes = near-miss questions about provisions of"
+        " the corpus that do not answer them (bench/sets/corpus_nearmiss.jsonl), unanswerable rows of the"
+        " answerability set (Wikipedia topics) and questions about topics absent from the corpus; 'not answered'"
+        " counts refusals and 'no direct answer'. Citation precision = share of citations whose"
         " chunk belongs to a gold unit (stricter than 'judged supporting': a citation of another correct article"
         " counts as wrong).",
         "",
-        "| set | answerable | answer rate | probes | refusal correctness | citation precision | answers citing gold |"
+        "| set | answerable | answer rate | probes | refusal correctness | not answered: near-miss / Wikipedia /"
+        " off-topic | citation precision | answers citing gold |"
         " answers shown by | shown sentences with unsupported figures | drafts with fabricated figures | p50 ms | p95 ms |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, s in report["sets"].items():
         by = ", ".join(f"{g} {n}" for g, n in sorted(s.get("answers_by_generator", {}).items()))
+        kinds = s.get("probes_by_type", {})
+        per_type = " / ".join(
+            f"{kinds[t]['not_answered']} ({kinds[t]['n']})" if t in kinds else "–" for t in PROBE_TYPES
+        )
         lines.append(
             f"| {name} | {s['answerable']} | {s['answer_rate']} | {s['probes']} | {s['refusal_correctness']} |"
+            f" {per_type} |"
             f" {s['citation_precision']} | {s['answers_citing_gold']} | {by} |"
             f" {s['shown_sentences_with_unsupported_figures']} | {s['drafts_with_fabricated_figures']} |"
             f" {s['p50_ms']} | {s['p95_ms']} |"
