@@ -138,13 +138,15 @@ def support_contrast(scorer_name: str = "trained") -> dict[str, Any]:
     """The support scorer on bench/sets/support_contrast.jsonl: restatements must pass, swapped figures,
     parties, negations, modality and exceptions must fail. AUC, precision/recall at the shipped thresholds,
     and the share judged right per kind."""
+    from citewise.verify.numbers import unsupported_numbers
     from citewise.verify.scorer import get_scorer
 
     scorer = get_scorer(scorer_name)
     rows = [json.loads(line) for line in CONTRAST.read_text(encoding="utf-8").splitlines() if line.strip()]
     labels, scores, passed, kinds = [], [], [], {}
     for r in rows:
-        sc = scorer.score(r["claim"], r["premise"]).score
+        # the figure check runs with the scorer in the validator (as in bench/verify.py): a missing figure fails
+        sc = 0.0 if unsupported_numbers(r["claim"], [r["premise"]]) else scorer.score(r["claim"], r["premise"]).score
         ok = sc >= scorer.thresholds(r["lang"])[0]
         label = int(r["label"] == "supported")
         labels.append(label)
