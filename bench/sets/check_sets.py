@@ -243,6 +243,17 @@ def check_nearmiss(path: Path, corpus: Corpus, errors: list[str]) -> dict[str, C
     return stats
 
 
+def label_and_kind(label: str, kind: str, where: str, errors: list[str]) -> bool:
+    """A support pair's label and kind are allowed together; ``False`` (error recorded) when the label is not."""
+    if label not in ("supported", "unsupported"):
+        errors.append(f"{where}: bad label {label!r}")
+        return False
+    allowed = SUPPORTED_KINDS if label == "supported" else UNSUPPORTED_KINDS
+    if kind not in allowed:
+        errors.append(f"{where}: kind {kind!r} not allowed for label {label!r}")
+    return True
+
+
 def check_support(path: Path, corpus: Corpus, errors: list[str]) -> dict[str, Counter[str]]:
     rows = read_jsonl(path, errors)
     check_ids(rows, path.name, errors)
@@ -255,12 +266,8 @@ def check_support(path: Path, corpus: Corpus, errors: list[str]) -> dict[str, Co
         lang, label, kind = row["lang"], row["label"], row["kind"]
         if lang not in LANGS:
             errors.append(f"{where}: bad lang {lang!r}")
-        if label not in ("supported", "unsupported"):
-            errors.append(f"{where}: bad label {label!r}")
+        if not label_and_kind(label, kind, where, errors):
             continue
-        allowed = SUPPORTED_KINDS if label == "supported" else UNSUPPORTED_KINDS
-        if kind not in allowed:
-            errors.append(f"{where}: kind {kind!r} not allowed for label {label!r}")
         if norm(row["claim"]) == norm(row["premise"]):
             errors.append(f"{where}: claim is identical to premise")
         source, doc = row.get("source"), row.get("doc")

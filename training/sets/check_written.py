@@ -47,8 +47,6 @@ def _load_check_sets() -> Any:
 
 cs = _load_check_sets()
 norm = cs.norm
-SUPPORTED_KINDS = cs.SUPPORTED_KINDS
-UNSUPPORTED_KINDS = cs.UNSUPPORTED_KINDS
 FIELDS = ("id", "lang", "source", "doc", "premise", "claim", "label", "kind", "split")
 SPLITS = ("train", "dev")
 UNITS = {"gdpr_en": "gdpr_en_units.jsonl", "eu_ai_act": "eu_ai_act_en_units.jsonl"}
@@ -222,12 +220,8 @@ def check_file(
         if not re.fullmatch(rf"sw-{re.escape(str(lang))}-\d{{4}}", str(rid)):
             errors.append(f"{where}: id should look like sw-{lang}-NNNN")
         label, kind, split = row["label"], row["kind"], row["split"]
-        if label not in ("supported", "unsupported"):
-            errors.append(f"{where}: label {label!r} not allowed")
+        if not cs.label_and_kind(label, kind, where, errors):
             continue
-        allowed = SUPPORTED_KINDS if label == "supported" else UNSUPPORTED_KINDS
-        if kind not in allowed:
-            errors.append(f"{where}: kind {kind!r} not allowed for label {label!r}")
         if split not in SPLITS:
             errors.append(f"{where}: split {split!r} not in {SPLITS}")
         if row["source"] not in cs.SOURCES and row["source"] not in ALQAC:

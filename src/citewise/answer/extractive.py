@@ -217,13 +217,13 @@ def _focused(cands: list[_Candidate]) -> list[_Candidate]:
     return out
 
 
+_CLOSING = tuple(".;:?!,)…\"”'’")
+
+
 def _heading(sentence: str) -> bool:
     """A title on a line of its own: short, no closing punctuation, fewer than 12 words."""
     t = sentence.strip()
     return "\n" not in t and len(t) < 120 and not t.endswith(_CLOSING) and len(_WORD.findall(t)) < 12
-
-
-_CLOSING = tuple(".;:?!,)…\"”'’")
 
 
 def _jaccard(a: str, b: str) -> float:
