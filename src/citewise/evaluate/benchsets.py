@@ -79,17 +79,17 @@ def alqac(name: str, data: Path | None = None) -> BenchSet:
     return BenchSet(name, "vi", alqac_data.corpus_records(laws), raw, questions)
 
 
-def obliqa(data: Path | None = None, limit: int = OBLIQA_QUESTIONS) -> BenchSet:
-    """ObliQA dev (the first ``limit`` questions) on the full corpus: one record per passage in
-    document order (empty passages skipped; an id that occurs twice in a document keeps both places,
-    and its raw text is the two joined)."""
+def obliqa(data: Path | None = None, limit: int | None = OBLIQA_QUESTIONS, split: str = "dev") -> BenchSet:
+    """ObliQA ``split`` (dev or test; the first ``limit`` questions) on the full corpus: one record per passage
+    in document order (empty passages skipped; an id that occurs twice in a document keeps both places, and its
+    raw text is the two joined)."""
     source = _source(data, "obliqa")
     records = obliqa_data.passages(source / "StructuredRegulatoryDocuments", join_repeated=False)
     raw: dict[Unit, str] = {}
     for r in records:
         unit = (r["doc"], r["id"])
         raw[unit] = f"{raw[unit]}\n{r['text']}" if unit in raw else r["text"]
-    rows = json.loads((source / "ObliQA_dev.json").read_text(encoding="utf-8"))[:limit]
+    rows = json.loads((source / f"ObliQA_{split}.json").read_text(encoding="utf-8"))[:limit]
     questions = [gold_question(obliqa_data.question(q)) for q in rows]
     return BenchSet("obliqa", "en", records, raw, questions)
 

@@ -138,7 +138,7 @@ def baseline(results: list[QuestionResult]) -> dict[str, Any] | None:
         assert b is not None
         return b.sentences, b.supported, b.unsupported_figures
 
-    ours = side(lambda r: not r.refused, lambda r: r.answer_match, own_sentences, lambda r: r.latency_ms)
+    ours = side(lambda r: r.answered, lambda r: r.answer_match, own_sentences, lambda r: r.latency_ms)
     theirs = side(
         lambda r: bool(r.baseline and r.baseline.answered),
         lambda r: r.baseline.answer_match if r.baseline else None,

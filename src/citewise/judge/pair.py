@@ -162,7 +162,11 @@ class PairClassifier:
     def __init__(self, directory: Path | None = None, batch_size: int = 16) -> None:
         directory = directory or weights_dir()
         if not available(directory):
-            raise MissingDependency("citewise's pair classifier weights", purpose="the pair classifier")
+            raise MissingDependency(
+                "citewise's pair classifier weights",
+                purpose="the pair classifier",
+                hint=f"{directory} lacks {MANIFEST}, pair-delta.npz or pair-head.npz (docs/judge-model-card.md)",
+            )
         self.manifest: dict[str, Any] = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
         files = self.manifest["files"]
         f = read_e5()
