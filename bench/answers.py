@@ -252,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
             overrides["answer"] = {"judge": args.judge}
         with citewise.open(settings=settings_for(ds.name), embedder=embedder, **overrides) as engine:
             report["settings"] = engine.settings.retrieve.model_dump()
+            report["judge"] = engine.settings.answer.judge
             units = by_marker(chunk_units(engine.store))
             questions = questions_for(ds, n_ans, n_probe)
             log(f"{ds.name}: {len(questions)} questions")
@@ -306,10 +307,10 @@ def docs(report: dict[str, Any]) -> list[str]:
         " chunk belongs to a gold unit (stricter than 'judged supporting': a citation of another correct article"
         " counts as wrong).",
         "",
-        "| set | answerable | answer rate | probes | refusal correctness | not answered: near-miss / Wikipedia /"
-        " off-topic | citation precision | answers citing gold |"
+        "| set | judge | answerable | not refused | answered directly | probes | refusal correctness | not answered:"
+        " near-miss / Wikipedia / off-topic | citation precision | answers citing gold |"
         " answers shown by | shown sentences with unsupported figures | drafts with fabricated figures | p50 ms | p95 ms |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, s in report["sets"].items():
         by = ", ".join(f"{g} {n}" for g, n in sorted(s.get("answers_by_generator", {}).items()))
@@ -318,7 +319,8 @@ def docs(report: dict[str, Any]) -> list[str]:
             f"{kinds[t]['not_answered']} ({kinds[t]['n']})" if t in kinds else "–" for t in PROBE_TYPES
         )
         lines.append(
-            f"| {name} | {s['answerable']} | {s['answer_rate']} | {s['probes']} | {s['refusal_correctness']} |"
+            f"| {name} | {report.get('judge', '–')} | {s['answerable']} | {s['answer_rate']} |"
+            f" {s.get('direct_answer_rate', '–')} | {s['probes']} | {s['refusal_correctness']} |"
             f" {per_type} |"
             f" {s['citation_precision']} | {s['answers_citing_gold']} | {by} |"
             f" {s['shown_sentences_with_unsupported_figures']} | {s['drafts_with_fabricated_figures']} |"

@@ -163,17 +163,18 @@ class AnswerSettings(_Section):
     llm_check_from: float | None = None
     """Lower edge of the borderline band (support at or above it and below the supported threshold);
     ``None``: the partial threshold."""
-    judge: str = "none"
+    judge: str = "tiered"
     """Answerability judge deciding between an answer and "no direct answer — the closest provisions"
-    (``judge/answerability.py``): ``features`` (the fast zero-token tier alone: AUC 0.49–0.63 on unseen
-    SQuAD 2.0-style sets), ``tiered`` (the fast tier, then the fine-tuned e5-small pair classifier, run r3, on its
-    best sentences, scores mixed: AUC 0.56–0.78 on the same sets, 0.42 on the Vietnamese answerability/ sample;
-    60–200 ms more per question; docs/judge-model-card.md), ``pair`` (the pair classifier alone on the fast tier's
-    best sentences), ``none`` to answer whatever relevant evidence was found. ``none`` by default: thresholds
-    chosen on dev data do not carry over to other sets (docs/benchmarks.md, "Answers on near-miss questions")."""
+    (``judge/answerability.py``): ``tiered`` (default: the fast zero-token tier scores every sentence of the best
+    evidence, then the fine-tuned e5-small pair classifier, run r5, reads its best 3 sentences (for a value
+    question: the best 3 that state a value of the asked type);
+    about 110 ms more per question on 2 cores; docs/judge-model-card.md), ``features`` (the fast tier alone),
+    ``pair`` (the pair classifier alone on the fast tier's best sentences), ``none`` to answer whatever relevant
+    evidence was found. The thresholds (in the pair classifier's manifest) were chosen end to end on dev questions
+    of two styles per language, Wikipedia-style and legal (docs/benchmarks.md, "Answers on near-miss questions")."""
     answer_threshold: dict[str, float] = Field(default_factory=dict)
     """Per language: the answerability score at or above which to answer; missing languages take the
-    judge's own (chosen on dev data at an 80 % answer rate of answerable questions)."""
+    judge's own (chosen on dev data: 82 % of answerable dev questions answered end to end)."""
     closest: int = 3
     """Provisions listed when no evidence sentence states the answer."""
     verification_flag: float = 0.7

@@ -68,3 +68,25 @@ def test_the_cli_shows_the_outcome(fresh_index: Path, monkeypatch) -> None:  # t
     assert data["outcome"] == "no_direct_answer" and data["text"].startswith("Các tài liệu không trả lời trực tiếp")
     res = runner.invoke(app, ["ask", "--index", str(fresh_index), q])
     assert "no direct answer" in res.output and "[1]" in res.output
+
+
+def test_the_default_judge_withholds_near_misses_and_answers_the_provision_asked(
+    module_index: Path, embedder: Embedder
+) -> None:
+    """Shipped defaults (judge ``tiered``, its end-to-end thresholds), real pair classifier, the sample corpus:
+    questions about a provision that does not state the asked detail get "no direct answer"; questions it
+    answers are answered, the value question with the value of its own provision."""
+    with citewise.open(index=module_index, embedder=embedder) as cw:
+        assert cw.settings.answer.judge == "tiered"
+        # the policy has a USD 25 administration fee on cancellation, no claim fee; the VI data rules set no fines
+        for near_miss in (
+            "What fee does Harbourview charge to process a claim?",
+            "Doanh nghiệp bảo hiểm bị phạt bao nhiêu tiền nếu không thông báo vi phạm dữ liệu?",
+        ):
+            answer = cw.ask(near_miss)
+            assert answer.outcome == "no_direct_answer", (near_miss, answer.answerability)
+            assert answer.closest and not answer.sentences
+        notify = cw.ask("How many days do I have to notify Harbourview of damage to my home?")
+        deductible = cw.ask("Mức khấu trừ trong bảo hiểm nhà ở tư nhân là bao nhiêu?")
+    assert notify.outcome == "answered" and deductible.outcome == "answered"
+    assert deductible.sentences[0].text == "Mức tiền là 2.000.000 đồng."

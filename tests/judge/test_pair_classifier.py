@@ -72,3 +72,14 @@ def test_the_registered_tiered_judge_runs_on_the_shipped_weights() -> None:
     judged = judge.judge(question, [Passage(f"{near_miss} {answer}")], "en")
     assert judged.span is not None and judged.span.text == answer
     assert 0.0 <= judged.score <= 1.0 and 0.0 < judge.threshold("vi") < 1.0
+
+
+def test_a_value_question_is_judged_on_a_sentence_stating_a_value() -> None:
+    judge = JUDGES.create("tiered")
+    assert getattr(judge, "typed", False)
+    definition = "6. Mức khấu trừ là số tiền Người được bảo hiểm phải tự chịu trong mỗi vụ tổn thất theo Điều 11."
+    value = "1. Mức khấu trừ áp dụng cho mỗi vụ tổn thất là 2.000.000 đồng."
+    judged = judge.judge("Mức khấu trừ là bao nhiêu?", [Passage(f"{definition} {value}")], "vi")
+    span = judged.span
+    assert span is not None and value.endswith(span.text)  # the sentence, without its "1. "
+    assert span.answer_start is not None and span.text[span.answer_start : span.answer_end] == "2.000.000"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.judge.qtype import answer_spans, holds_answer_type, question_type
+from citewise.judge.qtype import VALUE_TYPES, answer_spans, holds_answer_type, question_type, states_value
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,14 @@ def test_a_duration_may_carry_a_word_between_figure_and_unit() -> None:
     assert en[slice(*answer_spans("duration", en)[0])] == "60 consecutive days"
     other = "settled within 15 business days of receipt"
     assert other[slice(*answer_spans("duration", other)[0])] == "15 business days"
+
+
+def test_a_value_is_stated_only_outside_enumerators_and_references() -> None:
+    q = question_type("Mức khấu trừ trong bảo hiểm nhà ở tư nhân là bao nhiêu?")
+    assert q in VALUE_TYPES
+    assert states_value(q, "1. Mức khấu trừ áp dụng cho mỗi vụ tổn thất là 2.000.000 đồng, trừ khoản 2 Điều này.")
+    # the clause number and the article number are not the value asked for
+    assert not states_value(q, "6. Mức khấu trừ là số tiền phải tự chịu theo quy định tại Điều 11 Quy tắc này.")
+    assert not states_value("duration", "(a) as referred to in Article 6(1)(a) of this Regulation.")
+    assert states_value("duration", "The controller shall notify it not later than 72 hours after Article 33 applies.")
+    assert states_value("yes_no", "Any sentence at all.")  # not a value question

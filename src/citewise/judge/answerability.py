@@ -20,7 +20,7 @@ import numpy as np
 
 from citewise.chunk.sentences import sentence_spans
 from citewise.judge.features import FEATURES, pair_features
-from citewise.judge.qtype import answer_spans, question_type
+from citewise.judge.qtype import VALUE_TYPES, answer_spans, question_type, states_value
 from citewise.judge.records import Answerability, AnswerSpan, Passage
 from citewise.lang import detect_language
 from citewise.registry import Registry
@@ -30,6 +30,8 @@ from citewise.trees import Tree, load_model, predict_log_odds
 DEFAULT_WEIGHTS = "answerability-features-v1.json"
 MAX_EVIDENCE = 4
 """Evidence items (found, not supporting) whose sentences are judged."""
+TYPED_POOL = 8
+"""With ``typed``: among the fast tier's best this many sentences, those stating a value of the asked type."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,9 @@ class FeatureJudge(AnswerabilityJudge):
 class TieredJudge(AnswerabilityJudge):
     """The fast tier, and the pair classifier on its ``top`` best sentences when its score is in the
     unsure band ``[low, high)``; the pair classifier's best score then decides (weighted with the
-    fast tier's by ``mix``)."""
+    fast tier's by ``mix``). With ``typed``, a question asking for a value (how long, how much, how many) is
+    read against the best sentences that state a value of that type, when the fast tier's best ``TYPED_POOL``
+    hold any."""
 
     name = "tiered"
 
@@ -151,11 +155,12 @@ class TieredJudge(AnswerabilityJudge):
         top: int = 3,
         mix: float = 0.0,
         name: str = "tiered",
+        typed: bool = False,
     ) -> None:
         self.fast, self.pair = fast, pair
         self.thresholds = thresholds
         self.band, self.top, self.mix = band, top, mix
-        self.name = name
+        self.name, self.typed = name, typed
 
     def threshold(self, lang: str) -> float:
         return self.thresholds.get(lang, self.thresholds.get("en", 0.5))
@@ -168,7 +173,10 @@ class TieredJudge(AnswerabilityJudge):
         low, high = self.band
         if not low <= best.score < high:
             return Answerability(best.score, span_of(best, qtype), qtype, self.fast.name, {"features": best.score})
-        chosen = cands[: self.top]
+        pool = cands
+        if self.typed and qtype in VALUE_TYPES:
+            pool = [c for c in cands[:TYPED_POOL] if states_value(qtype, c.text)] or cands
+        chosen = pool[: self.top]
         pair_scores = self.pair.score_pairs(question, [c.text for c in chosen])
         combined = [(1 - self.mix) * p + self.mix * c.score for p, c in zip(pair_scores, chosen, strict=True)]
         k = int(np.argmax(combined))
@@ -212,7 +220,9 @@ def shipped_tiered(kind: str = "tiered", directory: Path | None = None) -> Tiere
         raise MissingDependency(f"a '{kind}' entry in the pair classifier's manifest", purpose=f"the {kind} judge")
     band = (float(cfg["band"][0]), float(cfg["band"][1]))
     thresholds = {k: float(v) for k, v in cfg["thresholds"].items()}
-    return TieredJudge(FeatureJudge(), clf, thresholds, band, int(cfg["top"]), float(cfg["mix"]), name=kind)
+    return TieredJudge(
+        FeatureJudge(), clf, thresholds, band, int(cfg["top"]), float(cfg["mix"]), kind, bool(cfg.get("typed"))
+    )
 
 
 def pair_judge(directory: Path | None = None) -> TieredJudge:

@@ -12,7 +12,7 @@ import re
 from citewise.lang import fold
 from citewise.textmatch import TYPES, question_type
 
-__all__ = ["TYPES", "answer_spans", "holds_answer_type", "question_type"]
+__all__ = ["TYPES", "VALUE_TYPES", "answer_spans", "holds_answer_type", "question_type", "states_value"]
 
 
 _UNITS_EN = r"(?:(?:business|working|calendar|clear|consecutive|successive|full) )?(?:days?|hours?|weeks?|months?|years?|minutes?)"
@@ -71,6 +71,26 @@ def holds_answer_type(qtype: str, sentence: str) -> bool:
     if qtype == "number":
         return bool(_NUMBER.search(text)) or bool(_DURATION.search(text))
     return bool(pattern.search(text))
+
+
+VALUE_TYPES = ("duration", "amount", "number")
+"""Question types asking for a value: a sentence that states no value of the type cannot answer them."""
+_REFERENCE = re.compile(
+    r"\b(?:dieu|khoan|diem|chuong|muc|phu luc|article|art|paragraph|point|section|chapter|annex|rule|regulation)"
+    r"\.?\s+\(?[\w.]*\d[\w.]*\)?(?:\(\w{1,4}\))*",
+    re.I,
+)
+
+
+def states_value(qtype: str, sentence: str) -> bool:
+    """Whether ``sentence`` states a value of the asked type (a duration, an amount, a figure) once its enumerator
+    ("1.", "(a)") and its references ("khoản 2 Điều 11", "Article 6(1)") are set aside; always true for questions
+    that do not ask for a value."""
+    if qtype not in VALUE_TYPES:
+        return True
+    m = _ENUMERATOR.match(sentence)
+    text = _REFERENCE.sub(" ", fold(sentence[m.end() :] if m else sentence))
+    return holds_answer_type(qtype, text)
 
 
 def answer_spans(qtype: str, sentence: str) -> list[tuple[int, int]]:
