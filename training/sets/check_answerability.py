@@ -20,7 +20,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from training.sets.check_written import HERE, _bench_premises, cs, norm
+from training.sets.check_written import HERE, _bench_premises, cs, norm, outcome
 
 FIELDS = ("id", "lang", "source", "doc", "provision", "passage", "sentence", "question", "label", "kind", "split")
 KINDS = {
@@ -141,12 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     errors, warnings, stats = check(files, args.data)
     for name, st in stats.items():
         print(name, dict(sorted(st.items())))
-    for w in warnings:
-        print(f"WARNING: {w}")
-    for e in errors:
-        print(f"ERROR: {e}")
-    print(f"\n{len(errors)} error(s), {len(warnings)} warning(s)")
-    return 1 if errors else 0
+    return outcome(errors, warnings)
 
 
 if __name__ == "__main__":

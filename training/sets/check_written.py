@@ -319,6 +319,11 @@ def main(argv: list[str] | None = None) -> int:
     for path in files:
         stats = check_file(path, corpus, loc, bench, seen, errors, warnings)
         report(path.name, stats)
+    return outcome(errors, warnings)
+
+
+def outcome(errors: list[str], warnings: list[str]) -> int:
+    """Print the warnings and errors of a check; the exit status (1 when there is an error)."""
     for w in warnings:
         print(f"WARNING: {w}")
     for e in errors:
