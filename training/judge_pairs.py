@@ -367,19 +367,19 @@ WRITTEN_ANS = Path(__file__).resolve().parent / "sets"
 """``answerability_written_{en,vi}.jsonl``: question ⟂ sentence pairs written for the project (training/sets/README.md)."""
 
 
-def written_answerability_pairs(folder: Path = WRITTEN_ANS) -> list[JudgePair]:
-    """The hand-written legal answerability pairs (dataset ``written-ans``): each sentence of a provision with
-    questions it answers and near-miss questions about the same provision it does not answer; split by article."""
+def written_answerability_pairs(
+    folder: Path = WRITTEN_ANS, sets: tuple[str, ...] = ("written", "policies")
+) -> list[JudgePair]:
+    """The hand-written answerability pairs (dataset ``written-ans``): each sentence of a provision (of a public legal
+    text, or of a fictional policy written for the project) with questions it answers and near-miss questions about
+    the same provision it does not answer; split by article (by policy)."""
     out: list[JudgePair] = []
-    for lang in ("en", "vi"):
-        path = folder / f"answerability_written_{lang}.jsonl"
-        if not path.exists():
-            continue
+    for path in sorted(p for name in sets for p in folder.glob(f"answerability_{name}_*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
                 continue
             r = json.loads(line)
-            group = f"{r['source']}:{r['provision']}"
+            group = f"{r['source']}:{r['doc']}:{r['provision']}"
             out.append(
                 JudgePair(
                     "ans",

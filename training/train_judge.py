@@ -86,7 +86,6 @@ DEV_QUOTA: dict[tuple[str, str, int | None], int] = {
     ("sup", "synth-en", None): 200,
     ("sup", "contractnli", None): 150,
     ("sup", "pawsx", None): 150,
-    ("ans", "written-ans", None): 2000,
 }
 
 
@@ -194,6 +193,11 @@ def dev_sets(pairs: list[jp.JudgePair]) -> list[EvalSet]:
     dev = select(pairs, "dev", DEV_QUOTA, seed=3)
     for task, ds, _ in DEV_QUOTA:
         sets.append(pair_set(f"{ds}-dev pair", [p for p in dev if (p.task, p.dataset) == (task, ds)]))
+    written = [p for p in pairs if p.dataset == "written-ans" and p.split == "dev"]
+    policy = [p for p in written if p.group.startswith("written_policy:")]
+    sets.append(pair_set("written-legal-dev pair", [p for p in written if p not in policy]))
+    if policy:
+        sets.append(pair_set("written-policy-dev pair", policy))
     wice = [it for it in jp.support_items() if it.dataset == "wice" and it.split == "dev"]
     sets.append(support_window_set("wice-dev windows", wice))
     return sets
@@ -422,7 +426,14 @@ def cmd_train(args: argparse.Namespace) -> None:
     if args.n_train:
         train = _sample(train, args.n_train, seed=1)
     if args.written:
-        written = [p for p in pairs if p.dataset == "written-ans" and p.split == "train"]
+        want = set(args.written_sets.split(","))
+        written = [
+            p
+            for p in pairs
+            if p.dataset == "written-ans"
+            and p.split == "train"
+            and ("policies" if p.group.startswith("written_policy:") else "written") in want
+        ]
         train += written * args.written
         log(f"hand-written answerability pairs: {len(written)} x {args.written}")
     dsets = [] if args.no_dev else dev_sets(pairs)
@@ -593,7 +604,14 @@ def cmd_probe(args: argparse.Namespace) -> None:
     if args.n_train:
         train = _sample(train, args.n_train, seed=1)
     if args.written:
-        written = [p for p in pairs if p.dataset == "written-ans" and p.split == "train"]
+        want = set(args.written_sets.split(","))
+        written = [
+            p
+            for p in pairs
+            if p.dataset == "written-ans"
+            and p.split == "train"
+            and ("policies" if p.group.startswith("written_policy:") else "written") in want
+        ]
         train += written * args.written
         log(f"hand-written answerability pairs: {len(written)} x {args.written}")
     dsets = dev_sets(pairs)
@@ -870,6 +888,11 @@ def main() -> None:
         t.add_argument("--curriculum", type=int, default=1, help="easy negatives first (epoch 1 only)")
         t.add_argument(
             "--written", type=int, default=0, help="add the hand-written answerability train pairs, repeated N times"
+        )
+        t.add_argument(
+            "--written-sets",
+            default="written",
+            help="which hand-written files: written (legal texts, run r5), policies (fictional policies, run r7)",
         )
     e = sub.add_parser("export")
     e.add_argument("--run", required=True)

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Validate the hand-written answerability pairs in training/sets/ (answerability_written_{en,vi}.jsonl).
+"""Validate the hand-written answerability pairs in training/sets/: answerability_written_{en,vi}.jsonl (sentences
+of public legal texts) and answerability_policies_{en,vi}.jsonl (clauses of fictional policies written for the
+project, ``source`` ``written_policy``).
 
 Checks, per row: the fields, an id ``aw-<lang>-NNNN`` (unique), the label (1: the sentence states the answer;
 0: neither the sentence nor its passage does) and a kind allowed for it, the split; the sentence occurs in the
 passage and, for label 1, the answer in the sentence; the passage occurs verbatim (NFC, whitespace-normalised) in
-the source file it names; no passage is shared with the evaluation sets bench/sets/support_contrast.jsonl and
-bench/sets/legal_nearmiss.jsonl (equal, or one contained in the other); and one split per article. Warnings: a
-sentence without both labels among its questions.
+the source file it names (a written policy's clause is its own source: none of its sentences may occur in the
+bundled sample corpus, a test fixture); no passage is shared with the evaluation sets
+bench/sets/support_contrast.jsonl and bench/sets/legal_nearmiss.jsonl (equal, or one contained in the other); and
+one split per article (per policy for written policies). Warnings: a sentence without both labels among its
+questions.
 
 Usage:  .venv/bin/python training/sets/check_answerability.py [--data /work/shared/data] [FILE ...]
 """
@@ -32,6 +36,11 @@ SOURCES = {
     "eu_ai_act": "eu_ai_act_en_units.jsonl",
     "vn_insurance_law_phapdien": "phapdien_kinh_doanh_bao_hiem_articles.jsonl",
 }
+WRITTEN = "written_policy"
+"""Clauses written for the project (``doc`` names the fictional policy)."""
+COPY_WORDS = 10
+"""A written clause that shares a run of this many words with the sample corpus copies it."""
+ID_PREFIX = {"answerability_written": "aw", "answerability_policies": "ap"}
 _ARTICLE = re.compile(r"Article\s+(\d+[a-z]?)", re.I)
 _CLAUSE = re.compile(r"^(?:điểm\s+\w+,?\s+)?(?:khoản\s+\d+\w*,?\s+)?", re.I)
 
@@ -62,13 +71,23 @@ def article_of(row: dict[str, object]) -> str:
     """The article a row's provision names (the split unit), with the source: "Article 12(3)" -> Article 12;
     "điểm a khoản 2 Điều 21 Luật ..." -> "Điều 21 Luật ..."."""
     provision = " ".join(str(row["provision"]).split())
+    if row["source"] == WRITTEN:
+        return f"{WRITTEN}:{row['doc']}"
     if row["lang"] == "vi":
         return f"{row['source']}:{_CLAUSE.sub('', provision).lower()}"
     m = _ARTICLE.search(provision)
     return f"{row['source']}:{m.group(1) if m else provision}"
 
 
-def check(paths: list[Path], data: Path) -> tuple[list[str], list[str], dict[str, Counter[str]]]:
+def sample_sentences(samples: Path) -> list[str]:
+    """The normalised text of every bundled sample document (written clauses must not come from them)."""
+    corpus = cs.Corpus(cs.DEFAULT_DATA, samples)
+    return [corpus.text(src, doc).lower() for src, doc in corpus.all_docs() if src == "samples"]
+
+
+def check(
+    paths: list[Path], data: Path, samples: Path = cs.DEFAULT_SAMPLES
+) -> tuple[list[str], list[str], dict[str, Counter[str]]]:
     errors: list[str] = []
     warnings: list[str] = []
     stats: dict[str, Counter[str]] = {}
@@ -78,6 +97,7 @@ def check(paths: list[Path], data: Path) -> tuple[list[str], list[str], dict[str
     for path in paths:
         rows = cs.read_jsonl(path, errors)
         lang_expected = "vi" if path.name.endswith("_vi.jsonl") else "en"
+        prefix = ID_PREFIX.get(path.name.rsplit("_", 1)[0], "aw")
         st = stats[path.name] = Counter()
         splits: dict[str, set[str]] = defaultdict(set)
         labels_of: dict[str, set[int]] = defaultdict(set)
@@ -89,14 +109,15 @@ def check(paths: list[Path], data: Path) -> tuple[list[str], list[str], dict[str
             if rid in seen:
                 errors.append(f"{where}: duplicate id")
             seen.add(rid)
-            if lang != lang_expected or not re.fullmatch(rf"aw-{lang_expected}-\d{{4}}", rid):
-                errors.append(f"{where}: lang/id should be {lang_expected} / aw-{lang_expected}-NNNN")
+            if lang != lang_expected or not re.fullmatch(rf"{prefix}-{lang_expected}-\d{{4}}", rid):
+                errors.append(f"{where}: lang/id should be {lang_expected} / {prefix}-{lang_expected}-NNNN")
             if label not in KINDS or kind not in KINDS[label]:  # type: ignore[index]
                 errors.append(f"{where}: kind {kind!r} not allowed for label {label!r}")
                 continue
             if row["split"] not in ("train", "dev"):
                 errors.append(f"{where}: split {row['split']!r}")
-            if row["source"] not in SOURCES or row["doc"] != SOURCES[str(row["source"])]:
+            written = row["source"] == WRITTEN
+            if not written and (row["source"] not in SOURCES or row["doc"] != SOURCES[str(row["source"])]):
                 errors.append(f"{where}: unknown source/doc {row['source']}/{row['doc']}")
                 continue
             passage, sentence = norm(str(row["passage"])), norm(str(row["sentence"]))
@@ -107,10 +128,19 @@ def check(paths: list[Path], data: Path) -> tuple[list[str], list[str], dict[str
             if norm(str(row["question"])) == sentence:
                 errors.append(f"{where}: question is the sentence")
             src = str(row["source"])
-            if src not in texts:
-                texts[src] = source_texts(data, src)
-            if not any(passage in t for t in texts[src]):
-                errors.append(f"{where}: passage not found verbatim in {src}")
+            if written:
+                if "samples" not in texts:
+                    texts["samples"] = sample_sentences(samples)
+                words = passage.lower().split()
+                runs = [" ".join(words[k : k + COPY_WORDS]) for k in range(max(0, len(words) - COPY_WORDS + 1))]
+                copied = [r for r in runs if any(r in t for t in texts["samples"])]
+                if copied:
+                    errors.append(f"{where}: passage copies the sample corpus: {copied[0][:60]!r}")
+            else:
+                if src not in texts:
+                    texts[src] = source_texts(data, src)
+                if not any(passage in t for t in texts[src]):
+                    errors.append(f"{where}: passage not found verbatim in {src}")
             if any(passage in b or b in passage for b in bench):
                 errors.append(f"{where}: passage shared with an evaluation set in bench/sets")
             splits[article_of(row)].add(str(row["split"]))
@@ -134,7 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--data", type=Path, default=cs.DEFAULT_DATA)
     args = ap.parse_args(argv)
-    files = args.files or sorted(HERE.glob("answerability_written_*.jsonl"))
+    files = args.files or sorted(
+        [*HERE.glob("answerability_written_*.jsonl"), *HERE.glob("answerability_policies_*.jsonl")]
+    )
     if not files:
         print("no answerability_written_*.jsonl files found", file=sys.stderr)
         return 1
