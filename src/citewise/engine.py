@@ -171,6 +171,10 @@ class Engine:
             from citewise.judge.answerability import JUDGES, Thresholded
 
             name = self.settings.answer.judge
+            if name == "auto":
+                from citewise.judge.pair import available
+
+                name = "tiered" if available() else "none"
             judge = None if name in ("none", "") else JUDGES.create(name)
             if judge is not None and self.settings.answer.answer_threshold:
                 judge = Thresholded(judge, self.settings.answer.answer_threshold)

