@@ -94,6 +94,7 @@ def load_all_pairs() -> list[jp.JudgePair]:
     fresh from training/sets/)."""
     path = RUNS / "pairs.jsonl"
     if not path.exists():
+        RUNS.mkdir(parents=True, exist_ok=True)  # a fresh checkout has no runs folder yet
         ps = jp.all_pairs()
         with path.open("w", encoding="utf-8") as fh:
             for p in ps:
