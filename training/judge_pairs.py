@@ -396,6 +396,26 @@ def written_answerability_pairs(
     return out
 
 
+def written_support_pairs() -> list[JudgePair]:
+    """The hand-written support pairs (dataset ``written-sup``): a provision's sentence against claims that restate
+    it (supported) and minimal-edit near-misses (a figure, a party, a date, a negation, a modality, a dropped
+    condition, an added fact: unsupported), split by article, with the two easy kinds ``support_pairs.written_pairs``
+    adds (the premise supports itself; claims written for other premises of the same document do not). Without
+    those the classifier learns that a reworded claim is supported and a near-verbatim one is not (run r8b: "Cats
+    are mammals." supported at 0.99; docs/judge-training.md, session 10). The premise is read as the run time reads it:
+    the window most like the claim."""
+    _repo_support()
+    from training.support_pairs import written_pairs
+
+    out: list[JudgePair] = []
+    for lang in ("en", "vi"):
+        for p in written_pairs(lang):
+            label = int(p.label == "supported")
+            window = best_window(p.claim, p.source)
+            out.append(JudgePair("sup", p.claim, window, label, "written-sup", p.split, p.kind, p.group, lang))
+    return out
+
+
 # -- everything -------------------------------------------------------------------------------------
 LICENCES = {
     "squad2": "CC BY-SA 4.0",
@@ -412,6 +432,8 @@ LICENCES = {
     "pawsx": "free use (Google)",
     "written-ans": "written for the project; sentences from GDPR / EU AI Act (EU reuse decision) and the Pháp điển"
     " insurance topic (public legal text)",
+    "written-sup": "written for the project; premises from GDPR / EU AI Act (EU reuse decision), the Pháp điển"
+    " insurance topic and ALQAC 2022 statutes (public legal text; no ALQAC question or label) and the project's sample corpus",
 }
 
 

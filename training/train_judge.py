@@ -66,7 +66,7 @@ def _sample(pairs: list[jp.JudgePair], n: int, seed: int) -> list[jp.JudgePair]:
     return pairs[:n]
 
 
-ALLOWED = {"squad2", "synth-vi", "synth-en", "contractnli", "wice", "pawsx", "written-ans"}
+ALLOWED = {"squad2", "synth-vi", "synth-en", "contractnli", "wice", "pawsx", "written-ans", "written-sup"}
 """Training sets whose licence allows shipping the weights (ViQuAD 1.0 and ALQAC 2022: research use, evaluation
 only; vi_answerability: no licence stated)."""
 TRAIN_QUOTA: dict[tuple[str, str, int | None], int] = {
@@ -90,8 +90,8 @@ DEV_QUOTA: dict[tuple[str, str, int | None], int] = {
 
 
 def load_all_pairs() -> list[jp.JudgePair]:
-    """Every pair: the derived ones (cached in ``pairs.jsonl``) and the hand-written answerability pairs (read
-    fresh from training/sets/)."""
+    """Every pair: the derived ones (cached in ``pairs.jsonl``) and the hand-written answerability and support pairs
+    (read fresh from training/sets/)."""
     path = RUNS / "pairs.jsonl"
     if not path.exists():
         RUNS.mkdir(parents=True, exist_ok=True)  # a fresh checkout has no runs folder yet
@@ -100,7 +100,7 @@ def load_all_pairs() -> list[jp.JudgePair]:
             for p in ps:
                 fh.write(json.dumps(p.to_dict(), ensure_ascii=False) + "\n")
     derived = [jp.JudgePair(**json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines()]
-    return [*derived, *jp.written_answerability_pairs()]
+    return [*derived, *jp.written_answerability_pairs(), *jp.written_support_pairs()]
 
 
 def select(
@@ -199,6 +199,9 @@ def dev_sets(pairs: list[jp.JudgePair]) -> list[EvalSet]:
     sets.append(pair_set("written-legal-dev pair", [p for p in written if not p.group.startswith("written_policy:")]))
     if policy:
         sets.append(pair_set("written-policy-dev pair", policy))
+    support = [p for p in pairs if p.dataset == "written-sup" and p.split == "dev"]
+    for lang in ("en", "vi"):
+        sets.append(pair_set(f"written-sup-dev-{lang} pair", [p for p in support if p.lang == lang]))
     wice = [it for it in jp.support_items() if it.dataset == "wice" and it.split == "dev"]
     sets.append(support_window_set("wice-dev windows", wice))
     return sets
@@ -270,9 +273,9 @@ def cmd_cache(args: argparse.Namespace) -> None:
             items += es.items()
     if args.what in ("train", "all"):
         items += [(p.task, p.a, p.b) for p in select_train(pairs, seed=args.seed, quota=quota_of(args))]
-        items += [(p.task, p.a, p.b) for p in pairs if p.dataset == "written-ans"]
-    if args.limit:
-        items = items[: args.limit]
+        items += [(p.task, p.a, p.b) for p in pairs if p.dataset in ("written-ans", "written-sup")]
+    if args.limit:  # an even spread over the list (every set and label keeps some), for a smoke run
+        items = items[:: max(1, math.ceil(len(items) / args.limit))]
     Cache(args.name).build(items, enc, tok)
 
 
@@ -427,6 +430,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     if args.n_train:
         train = _sample(train, args.n_train, seed=1)
     train += written_train(pairs, args)
+    train = [p for p in train if (p.task, p.a, p.b) in cache.index]  # all of them, but in a smoke run's cache
     dsets = [] if args.no_dev else dev_sets(pairs)
     dsets = [es for es in dsets if all(it in cache.index for it in es.items())]
     if args.tasks != "both":
@@ -570,9 +574,8 @@ def cmd_train(args: argparse.Namespace) -> None:
 
 
 def written_train(pairs: list[jp.JudgePair], args: argparse.Namespace) -> list[jp.JudgePair]:
-    """The hand-written answerability train pairs of ``--written-sets``, repeated ``--written`` times."""
-    if not args.written:
-        return []
+    """The hand-written answerability train pairs of ``--written-sets``, repeated ``--written`` times, and the
+    hand-written support train pairs, repeated ``--support-written`` times."""
     want = set(args.written_sets.split(","))
     written = [
         p
@@ -581,8 +584,12 @@ def written_train(pairs: list[jp.JudgePair], args: argparse.Namespace) -> list[j
         and p.split == "train"
         and ("policies" if p.group.startswith("written_policy:") else "written") in want
     ]
-    log(f"hand-written answerability pairs: {len(written)} x {args.written}")
-    return written * args.written
+    if args.written:
+        log(f"hand-written answerability pairs: {len(written)} x {args.written}")
+    support = [p for p in pairs if p.dataset == "written-sup" and p.split == "train"]
+    if args.support_written:
+        log(f"hand-written support pairs: {len(support)} x {args.support_written}")
+    return written * args.written + support * args.support_written
 
 
 def held_out_texts() -> list[str]:
@@ -890,6 +897,12 @@ def main() -> None:
             "--written-sets",
             default="written",
             help="which hand-written files: written (legal texts, run r5), policies (fictional policies, run r7)",
+        )
+        t.add_argument(
+            "--support-written",
+            type=int,
+            default=0,
+            help="add the hand-written support train pairs (training/sets/support_written_*), repeated N times",
         )
     e = sub.add_parser("export")
     e.add_argument("--run", required=True)

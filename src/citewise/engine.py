@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from citewise.assistant.records import AnswerSentence
     from citewise.index.corpus import Corpus, IngestReport
     from citewise.judge.answerability import AnswerabilityJudge
+    from citewise.judge.pair import PairClassifier
     from citewise.retrieve.hybrid import Retriever
     from citewise.retrieve.records import SearchResult
     from citewise.types import Document
@@ -80,6 +81,7 @@ class Engine:
         self._assistants: dict[str, Assistant] = {}
         self._seed: dict[str, np.ndarray] | None = None
         self._judge: Any = FROM_SETTINGS
+        self._pair: Any = FROM_SETTINGS
 
     def corpus(self, progress: Progress | None = None) -> Corpus:
         """The ingester writing into this engine's store (with the sample corpus's shipped vectors)."""
@@ -175,11 +177,21 @@ class Engine:
                 from citewise.judge.pair import available
 
                 name = "tiered" if available() else "none"
-            judge = None if name in ("none", "") else JUDGES.create(name)
+            shared = {"classifier": self.pair_classifier()} if name in ("tiered", "pair") else {}
+            judge = None if name in ("none", "") else JUDGES.create(name, **shared)
             if judge is not None and self.settings.answer.answer_threshold:
                 judge = Thresholded(judge, self.settings.answer.answer_threshold)
             self._judge = judge
         return self._judge  # type: ignore[no-any-return]
+
+    def pair_classifier(self) -> PairClassifier | None:
+        """The installed pair classifier (``judge/pair.py``), loaded once and shared by the answerability judges of
+        this engine and of the engines ``derive`` makes; ``None`` when its weights are not installed."""
+        if self._pair is FROM_SETTINGS:
+            from citewise.judge.pair import PairClassifier, available
+
+            self._pair = PairClassifier() if available() else None
+        return self._pair  # type: ignore[no-any-return]
 
     def derive(self, **overrides: Any) -> Engine:
         """An engine over the same store and embedder with some settings changed (sections as dicts:
@@ -190,7 +202,9 @@ class Engine:
                 merged[key] = {**merged[key], **value}
             else:
                 merged[key] = value
-        return Engine(Settings.model_validate(merged), store=self.store, embedder=self.embedder)
+        derived = Engine(Settings.model_validate(merged), store=self.store, embedder=self.embedder)
+        derived._pair = self._pair  # the loaded pair classifier (or the not-yet-loaded mark) is shared
+        return derived
 
 
 def open_engine(

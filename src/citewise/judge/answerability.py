@@ -14,7 +14,7 @@ import abc
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from citewise.lang import detect_language
 from citewise.registry import Registry
 from citewise.retrieve.records import Evidence
 from citewise.trees import Tree, load_model, predict_log_odds
+
+if TYPE_CHECKING:
+    from citewise.judge.pair import PairClassifier
 
 DEFAULT_WEIGHTS = "answerability-features-v1.json"
 MAX_EVIDENCE = 4
@@ -207,14 +210,16 @@ def span_of(c: Candidate, qtype: str) -> AnswerSpan:
     return AnswerSpan(c.evidence, c.start, c.end, c.text, answer_start=s, answer_end=e)
 
 
-def shipped_tiered(kind: str = "tiered", directory: Path | None = None) -> TieredJudge:
+def shipped_tiered(
+    kind: str = "tiered", directory: Path | None = None, classifier: PairClassifier | None = None
+) -> TieredJudge:
     """The pair classifier shipped in ``judge/weights/`` used as its manifest says (chosen on dev data):
     ``pair`` — it decides alone on the fast tier's best sentences; ``tiered`` — the fast tier first, the pair
-    classifier inside the unsure band, scores mixed."""
+    classifier inside the unsure band, scores mixed. ``classifier``: an already loaded one to share."""
     from citewise.errors import MissingDependency
     from citewise.judge.pair import PairClassifier
 
-    clf = PairClassifier(directory)
+    clf = classifier or PairClassifier(directory)
     cfg = clf.manifest.get("judges", {}).get(kind)
     if cfg is None:
         raise MissingDependency(f"a '{kind}' entry in the pair classifier's manifest", purpose=f"the {kind} judge")
@@ -225,9 +230,9 @@ def shipped_tiered(kind: str = "tiered", directory: Path | None = None) -> Tiere
     )
 
 
-def pair_judge(directory: Path | None = None) -> TieredJudge:
+def pair_judge(directory: Path | None = None, classifier: PairClassifier | None = None) -> TieredJudge:
     """The pair classifier on the fast tier's best sentences, deciding alone."""
-    return shipped_tiered("pair", directory)
+    return shipped_tiered("pair", directory, classifier)
 
 
 JUDGES: Registry[AnswerabilityJudge] = Registry(

@@ -1,0 +1,83 @@
+"""The weights of the smoke run of the judge pipeline (``make test`` runs every step of ``make judge-weights`` on a few
+hundred pairs and points ``CITEWISE_SMOKE_WEIGHTS`` at the result): they were written, exported and chosen as the
+real run's are, and the run time loads and uses them wherever the shipped weights would be used. They are barely
+trained, so these tests check the plumbing, not the judgment (tests/judge/test_pair_classifier.py and
+tests/judge/test_answerability.py do that with the real weights)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import citewise
+from citewise.errors import InvalidValue
+from citewise.index.embedder import Embedder
+from citewise.judge.answerability import JUDGES
+from citewise.judge.pair import MANIFEST, PairClassifier
+from citewise.judge.records import Passage
+
+SMOKE = Path(os.environ.get("CITEWISE_SMOKE_WEIGHTS", "/nonexistent"))
+pytestmark = pytest.mark.skipif(
+    not (SMOKE / MANIFEST).is_file(), reason="no smoke-run weights (make test writes them; CITEWISE_SMOKE_WEIGHTS)"
+)
+
+
+@pytest.fixture(scope="module")
+def clf() -> PairClassifier:
+    return PairClassifier(SMOKE)
+
+
+def test_the_manifest_says_what_was_chosen_and_checks_every_file() -> None:
+    m = json.loads((SMOKE / MANIFEST).read_text(encoding="utf-8"))
+    assert set(m["files"]) == {"pair-delta.npz", "pair-head.npz"} and len(m["base_sha256"]) == 64
+    for kind in ("tiered", "pair"):
+        assert set(m["judges"][kind]["thresholds"]) == {"en", "vi"}
+    assert "written-ans" in m["trained_on"] and "squad2" in m["trained_on"]
+
+
+def test_scores_are_probabilities_and_repeatable(clf: PairClassifier) -> None:
+    q = "How many days do I have to notify the company of a loss?"
+    sents = ["The insured must notify the company within 14 days of the loss.", "Hợp đồng phải lập thành văn bản."]
+    first, again = clf.score_pairs(q, sents), clf.score_pairs(q, list(reversed(sents)))
+    assert all(0.0 <= p <= 1.0 for p in first) and first == list(reversed(again))
+    assert 0.0 <= clf.supports("The period is 14 days.", sents[0]) <= 1.0
+
+
+def test_a_changed_file_is_refused(tmp_path: Path) -> None:
+    for f in SMOKE.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    head = tmp_path / "pair-head.npz"
+    data = bytearray(head.read_bytes())
+    data[-10] ^= 0xFF
+    head.write_bytes(bytes(data))
+    with pytest.raises(InvalidValue, match="sha256"):
+        PairClassifier(tmp_path)
+
+
+def test_the_registered_judges_run_on_a_shared_classifier(clf: PairClassifier) -> None:
+    answer = "The insured must notify the company within 14 days of the loss."
+    for name in ("tiered", "pair"):
+        judge = JUDGES.create(name, directory=SMOKE, classifier=clf)
+        assert judge.pair is clf  # type: ignore[attr-defined]
+        judged = judge.judge("How many days do I have to notify?", [Passage(f"Cover starts at noon. {answer}")], "en")
+        assert judged.span is not None and judged.qtype == "duration" and 0.0 <= judged.score <= 1.0
+        assert 0.0 < judge.threshold("vi") < 1.0
+
+
+def test_the_engine_loads_the_classifier_once(
+    module_index: Path, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CITEWISE_JUDGE_WEIGHTS", str(SMOKE))
+    with citewise.open(index=module_index, embedder=embedder) as cw:
+        judge = cw.judge()
+        assert judge is not None and judge.name == "tiered"
+        assert judge.pair is cw.pair_classifier()  # type: ignore[attr-defined]
+        answer = cw.ask("How many days do I have to notify Harbourview of damage to my home?")
+        assert answer.outcome in ("answered", "no_direct_answer")
+        assert answer.answerability is not None and 0.0 <= answer.answerability <= 1.0
+        derived = cw.derive(answer={"max_sentences": 2})
+        assert derived.pair_classifier() is cw.pair_classifier()
