@@ -1,6 +1,7 @@
 """The weights of the smoke run of the judge pipeline (``make test`` runs every step of ``make judge-weights`` on a few
 hundred pairs and points ``CITEWISE_SMOKE_WEIGHTS`` at the result): they were written, exported and chosen as the
-real run's are, and the run time loads and uses them wherever the shipped weights would be used. They are barely
+real run's are, and the run time loads and uses them wherever the shipped weights would be used (a changed file's
+refusal is tested on stand-in files in test_e5_numpy.py). They are barely
 trained, so these tests check the plumbing, not the judgment (tests/judge/test_pair_classifier.py and
 tests/judge/test_answerability.py do that with the real weights)."""
 
@@ -8,13 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 import citewise
-from citewise.errors import InvalidValue
 from citewise.index.embedder import Embedder
 from citewise.judge.answerability import JUDGES
 from citewise.judge.pair import MANIFEST, PairClassifier
@@ -45,17 +44,6 @@ def test_scores_are_probabilities_and_repeatable(clf: PairClassifier) -> None:
     first, again = clf.score_pairs(q, sents), clf.score_pairs(q, list(reversed(sents)))
     assert all(0.0 <= p <= 1.0 for p in first) and first == list(reversed(again))
     assert 0.0 <= clf.supports("The period is 14 days.", sents[0]) <= 1.0
-
-
-def test_a_changed_file_is_refused(tmp_path: Path) -> None:
-    for f in SMOKE.iterdir():
-        shutil.copy(f, tmp_path / f.name)
-    head = tmp_path / "pair-head.npz"
-    data = bytearray(head.read_bytes())
-    data[-10] ^= 0xFF
-    head.write_bytes(bytes(data))
-    with pytest.raises(InvalidValue, match="sha256"):
-        PairClassifier(tmp_path)
 
 
 def test_the_registered_judges_run_on_a_shared_classifier(clf: PairClassifier) -> None:
