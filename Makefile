@@ -56,11 +56,12 @@ TRAIN_VENV ?= .venv-train
 JUDGE_RUNS ?= .judge-runs
 PAIR_WEIGHTS := src/citewise/judge/weights/pair-judge.json
 TRAIN_OK := $(TRAIN_VENV)/.torch-2.13.0
-R3 := --k 4 --hidden 256 --scale 1 --pool cls+mean --standardise 1 --bs 16 --warmup 0.06 --squad-pos 3945 --squad-neg 8000
+SQUAD := --squad-pos 3945 --squad-neg 8000
+R3 := --k 4 --hidden 256 --scale 1 --pool cls+mean --standardise 1 --bs 16 --warmup 0.06 $(SQUAD)
+TRAIN_INPUTS := $(wildcard training/*.py training/sets/*.jsonl)
 # $(call judge_runs,RUNS folder,cache args,r3 args,r5 args,judge_select args): every step of the pipeline
 define judge_runs
-	JUDGE_RUNS=$(1) OMP_WAIT_POLICY=PASSIVE $(TRAIN_VENV)/bin/python training/train_judge.py cache --name v3 $(2) \
-	  --squad-pos 3945 --squad-neg 8000
+	JUDGE_RUNS=$(1) OMP_WAIT_POLICY=PASSIVE $(TRAIN_VENV)/bin/python training/train_judge.py cache --name v3 $(2) $(SQUAD)
 	JUDGE_RUNS=$(1) OMP_WAIT_POLICY=PASSIVE $(TRAIN_VENV)/bin/python training/train_judge.py train --run r3 --cache v3 \
 	  $(R3) --lr 8e-5 --head-lr 5e-4 --curriculum 1 --resume $(3)
 	JUDGE_RUNS=$(1) OMP_WAIT_POLICY=PASSIVE $(TRAIN_VENV)/bin/python training/train_judge.py train --run r5 --init r3 \
@@ -75,7 +76,7 @@ $(TRAIN_OK): | $(BASE)
 	touch $@
 
 judge-weights: $(PAIR_WEIGHTS)
-$(PAIR_WEIGHTS): $(wildcard training/*.py training/sets/*.jsonl) | $(TRAIN_OK)
+$(PAIR_WEIGHTS): $(TRAIN_INPUTS) | $(TRAIN_OK)
 	$(call judge_runs,$(JUDGE_RUNS),--what all,--epochs 2 --eval-every 360,--n-train 10000,)
 	cp $(JUDGE_RUNS)/r5/ship/pair-delta.npz $(JUDGE_RUNS)/r5/ship/pair-head.npz $(JUDGE_RUNS)/r5/ship/pair-judge.json \
 	  src/citewise/judge/weights/
@@ -84,8 +85,9 @@ $(PAIR_WEIGHTS): $(wildcard training/*.py training/sets/*.jsonl) | $(TRAIN_OK)
 # The same pipeline on a few hundred pairs (a few minutes), so that `make test` runs every step `make judge-weights`
 # runs on a fresh checkout; its weights (in .judge-runs-smoke, never installed) serve the plumbing tests only.
 SMOKE_RUNS := .judge-runs-smoke
-SMOKE_WEIGHTS := $(SMOKE_RUNS)/r5/ship/pair-judge.json
-$(SMOKE_WEIGHTS): $(wildcard training/*.py training/sets/*.jsonl) | $(TRAIN_OK)
+SMOKE_SHIP := $(SMOKE_RUNS)/r5/ship
+SMOKE_WEIGHTS := $(SMOKE_SHIP)/pair-judge.json
+$(SMOKE_WEIGHTS): $(TRAIN_INPUTS) | $(TRAIN_OK)
 	$(call judge_runs,$(SMOKE_RUNS),--what train --limit 300,--epochs 1 --no-dev,--n-train 100 --no-dev,\
 	  --n-squad 12 --n-vi 12 --n-sup 6)
 
@@ -121,7 +123,7 @@ typecheck: $(BASE)
 	$(BIN)/mypy
 
 unit: $(LLM) $(CHROMIUM) $(SAMPLE_VECTORS) $(SMOKE_WEIGHTS)
-	CITEWISE_SMOKE_WEIGHTS=$(SMOKE_RUNS)/r5/ship $(BIN)/pytest -q
+	CITEWISE_SMOKE_WEIGHTS=$(SMOKE_SHIP) $(BIN)/pytest -q
 
 test: lint typecheck unit
 
