@@ -67,6 +67,16 @@ def test_named_document_restricts_when_configured(retriever: Retriever) -> None:
     assert result.evidence[0].chunk.label == "Article 5"
 
 
+def test_a_title_word_other_documents_use_names_nothing(retriever: Retriever) -> None:
+    # "policy" is in the home policy's title only, but the travel terms say "this policy" eleven times:
+    # the question must not boost the home policy (it did, and the travel question was answered from it)
+    question = "How much will the policy pay for a cancelled trip?"
+    assert retriever.resolver.named_documents(question) == {}
+    assert top(retriever, question, k=1)[0][0] == "Bluewave Travel Insurance — Terms and Conditions"
+    named = retriever.resolver.named_documents("What is the excess under the Harbourview policy?")
+    assert list(named.values()) == ["named: harbourview mutual home insurance policy"]
+
+
 def test_cross_references_are_added_as_supporting_evidence(retriever: Retriever) -> None:
     # Điều 9 khoản 1 of the home rules refers to "Điều 5 Quy tắc này" (risks covered)
     result = retriever.search("Điều 9 Quy tắc 125/2024/QĐ-SH thông báo tổn thất", k=2)

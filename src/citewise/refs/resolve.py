@@ -36,6 +36,7 @@ class Catalog(Protocol):
     def generation(self) -> int: ...
     def documents(self) -> Sequence[CatalogDocument]: ...
     def nodes(self, doc_id: str) -> list[Node]: ...
+    def lexical_search(self, query: str, k: int = 10, doc_ids: list[str] | None = None) -> Sequence[object]: ...
 
 
 _STOP = {"of", "the", "on", "and", "for", "in", "to", "with", "regard", "a", "an", "its", "by", "va", "cua", "ve"}
@@ -127,6 +128,8 @@ class ReferenceResolver:
         self.node_lists: dict[str, list[Node]] = {}
         self._titles: dict[str, str] = {}
         self._vocab_cache: tuple[object, dict[str, int]] | None = None
+        self._own_words: dict[tuple[str, str], bool] = {}
+        """(word, doc_id) -> whether no other document's text holds the word (per store generation)."""
         self.origin_nodes: dict[tuple[str, str, str], Node] = {}
         """(doc_id, origin number folded, article number) -> node."""
 
@@ -135,6 +138,7 @@ class ReferenceResolver:
         if version == self._version:
             return
         self._version = version
+        self._own_words = {}
         docs = self.store.documents()
         self._titles = {d.doc_id: d.title for d in docs}
         self.instruments, self.nodes, self.node_lists, self.origin_nodes = [], {}, {}, {}
@@ -246,7 +250,7 @@ class ReferenceResolver:
                     score = 0
                 if not score:
                     rare = [w for w in words if len(w) >= 6 and vocab.get(w) == 1 and w in q_set and w not in _STOP]
-                    if rare:
+                    if any(self._own_word(w, ins.doc_id) for w in rare):
                         score = 3
                 if score and score > best.get(ins.doc_id, (0, ""))[0]:
                     best[ins.doc_id] = (score, name)
@@ -254,6 +258,16 @@ class ReferenceResolver:
             return {}
         top = max(s for s, _ in best.values())
         return {d: f"named: {n}" for d, (s, n) in best.items() if s == top}
+
+    def _own_word(self, word: str, doc_id: str) -> bool:
+        """Whether ``word`` of ``doc_id``'s title names that document alone: no other document's text
+        uses it. "Harbourview" does; "policy" in "Harbourview Mutual Home Insurance Policy" does not
+        when the travel terms say "this policy" too."""
+        key = (word, doc_id)
+        if key not in self._own_words:
+            others = [i.doc_id for i in self.instruments if i.origin is None and i.doc_id != doc_id]
+            self._own_words[key] = not others or not self.store.lexical_search(word, k=1, doc_ids=others)
+        return self._own_words[key]
 
     # -- provisions ---------------------------------------------------------------------
     def find(self, ins: Instrument, key: str) -> Node | None:
