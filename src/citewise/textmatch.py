@@ -48,6 +48,21 @@ def content_words(text: str) -> set[str]:
     return {w for w in words(text) if w not in STOPWORDS}
 
 
+def short_keys(text: str) -> set[str]:
+    """Content words cut to four letters when Latin-only ("admitted" / "admission", "closed" / "closure")."""
+    return {w[:4] if w.isascii() and not w.isdigit() else w for w in content_words(text) if not w.isdigit()}
+
+
+UNIT = re.compile(r"\b(hours?|days?|weeks?|months?|years?|minutes?|giờ|ngày|tuần|tháng|năm|phút)\b", re.I)
+"""Units of time, as words."""
+
+
+def topic_keys(question: str) -> set[str]:
+    """What the question asks about: its content words (``short_keys``) without units ("days") and question
+    words ("long")."""
+    return {k for k in short_keys(question) if not UNIT.fullmatch(k) and k not in {"long", "lau", "bao"}}
+
+
 def coverage(query: str, text: str) -> float:
     """How much of ``query`` the ``text`` holds: the mean of the shares of its content words and
     of its word pairs found in ``text``. Pairs matter for Vietnamese, where single syllables

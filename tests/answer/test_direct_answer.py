@@ -216,3 +216,19 @@ def test_a_heading_line_inside_a_fragment_is_never_quoted_as_a_sentence() -> Non
     quoted = [s.text for s in draft.sentences]
     assert quoted and not any(t.startswith(("Personal data breaches", "Chapter 5")) for t in quoted), quoted
     assert any("72 hours" in t for t in quoted)
+
+
+def test_a_table_cell_named_by_row_and_column_is_the_direct_answer(cw) -> None:  # type: ignore[no-untyped-def]
+    # the schedule's row "Buildings | 500,000 | 250" read alone says nothing of an excess: the answer names the
+    # cell by its row and column, cites the row, and quotes the header for the reader to check the column
+    answer = cw.ask("What is the excess for a buildings claim?")
+    first = answer.sentences[0]
+    assert first.text == "Buildings — Excess (USD): 250." and first.verdict.status == "supported"
+    assert first.citations[0].quote == "Buildings | 500,000 | 250"
+    assert any(s.text == "Cover | Limit (USD) | Excess (USD)" for s in answer.sentences)
+    vi = cw.ask("Ghi âm cuộc gọi tư vấn được lưu trữ bao lâu?")
+    assert vi.outcome == "answered"
+    assert vi.sentences[0].text == "Ghi âm cuộc gọi tư vấn — Thời hạn lưu trữ tối đa: 02 năm."
+    # no header named: the one column of the row holding a duration
+    cctv = cw.ask("How long are CCTV recordings kept?")
+    assert cctv.sentences[0].text == "CCTV recordings from branch premises — Maximum retention period: 30 days."

@@ -4,7 +4,9 @@ the evidence's own rank; diversity by maximal marginal relevance; a sentence bud
 
 When the question asks for a duration, an amount or a figure and the best sentence holds one, the
 answer opens with a short direct statement of it ("The period is 14 days." / "Thời hạn là 14 ngày."),
-cited to the exact span it was taken from. A sentence that leads into a list ("because of:", "bao gồm:")
+cited to the exact span it was taken from. When it names a row and a column of a table in the evidence
+("the excess for a buildings claim"), the answer opens with that cell ("Buildings — Excess (USD): 250."),
+cited to its row, and quotes the header and the row. A sentence that leads into a list ("because of:", "bao gồm:")
 is quoted with its items. Text that addresses the reader's assistant instead of stating a rule
 ("ignore previous instructions", "SYSTEM:", "Note to the AI") is never quoted."""
 
@@ -18,7 +20,11 @@ from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
 from citewise.judge.qtype import answer_spans, question_type
-from citewise.textmatch import content_words, coverage
+from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words, one_line
+from citewise.textmatch import UNIT as _UNIT
+from citewise.textmatch import coverage
+from citewise.textmatch import short_keys as _keys
+from citewise.textmatch import topic_keys as _topic
 
 DIRECT = {
     "duration": {"en": "The period is {}.", "vi": "Thời hạn là {}."},
@@ -29,6 +35,8 @@ DIRECT = {
 """Templates of the direct answer, per question type and language; ``stated``: a yes/no question that names a
 duration or an amount ("Is the fine capped at 4%?") is answered with the figure the provision states, for the
 reader to compare (no yes or no is inferred)."""
+TABLE = "{} — {}: {}."
+"""The direct answer read from a table: row, column, value, each as the table writes it (both languages)."""
 CONFLICT = {
     "en": ("The sources give different figures: one provision states {}.", "Another states {}."),
     "vi": ("Các tài liệu nêu số liệu khác nhau: một điều khoản nêu {}.", "Điều khoản khác nêu {}."),
@@ -36,8 +44,6 @@ CONFLICT = {
 """The two sentences stating conflicting figures, each cited to its own span."""
 RIVALS = 0.45
 """Sentences at least this relevant (relative to the best) are compared with the direct answer's figure."""
-_FALLBACK = {"number": ["amount", "duration", "number"], "amount": ["amount"], "duration": ["duration"]}
-"""Answer types looked for, in order, per question type ("bao nhiêu" asks for an amount as often as a count)."""
 
 
 def _answer_like(kind: str, text: str, span: tuple[int, int]) -> bool:
@@ -56,7 +62,7 @@ def _kinds(question: str) -> list[str]:
         return [
             k for k in ("amount", "duration") if any(_answer_like(k, question, sp) for sp in answer_spans(k, question))
         ]
-    return _FALLBACK.get(qtype, [])
+    return KINDS_ASKED.get(qtype, [])
 
 
 def states_figure_asked(question: str, sentences: list[str]) -> bool | None:
@@ -69,9 +75,6 @@ def states_figure_asked(question: str, sentences: list[str]) -> bool | None:
 
 
 _LIST_LEAD = re.compile(r"(?::|\b(?:the following|as follows|sau đây|bao gồm|gồm))\s*$", re.I)
-
-
-_UNIT = re.compile(r"\b(hours?|days?|weeks?|months?|years?|minutes?|giờ|ngày|tuần|tháng|năm|phút)\b", re.I)
 
 
 def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int]:
@@ -122,16 +125,6 @@ def _counted(question: str, text: str, end: int) -> int:
     if m and _keys(m.group(1)) & _keys(question):
         return m.end()
     return end
-
-
-def _keys(text: str) -> set[str]:
-    """Content words cut to four letters when Latin-only ("admitted" / "admission", "closed" / "closure")."""
-    return {w[:4] if w.isascii() and not w.isdigit() else w for w in content_words(text) if not w.isdigit()}
-
-
-def _topic(question: str) -> set[str]:
-    """What the question asks about: its content words without units ("days") and question words ("long")."""
-    return {k for k in _keys(question) if not _UNIT.fullmatch(k) and k not in {"long", "lau", "bao"}}
 
 
 _LABEL = re.compile(rf"\b{PROVISION_WORD}\.?\s*$", re.I)
@@ -231,6 +224,13 @@ def _jaccard(a: str, b: str) -> float:
     return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
 
 
+def _quote(f: Fragment, fi: int, span: tuple[int, int]) -> _Candidate:
+    """A span of fragment ``fi``'s text (a table's header or row) as a sentence to quote, in reading order."""
+    si = next((i for i, (s, e) in enumerate(sentence_spans(f.text)) if s <= span[0] < e), 0)
+    base = f.evidence.char_start
+    return _Candidate(f, base + span[0], base + span[1], f.text[span[0] : span[1]], 1.0, (fi, si))
+
+
 class ExtractiveGenerator(Generator):
     name = "extractive"
 
@@ -301,7 +301,13 @@ class ExtractiveGenerator(Generator):
             chosen.append(best)
         if not chosen:
             return Draft([], self.name, refused=True)
-        direct = self.direct_answer(question, chosen, lang, pool)
+        table = self.table_answer(question, chosen, lang)
+        if table is not None:
+            direct = [table[0]]
+            taken = {(c.start, c.end) for c in chosen}
+            chosen.extend(c for c in table[1] if (c.start, c.end) not in taken)
+        else:
+            direct = self.direct_answer(question, chosen, lang, pool)
         quoted = {(c.start, c.end) for c in chosen}
         for sentence in direct:  # a conflicting figure's own sentence is quoted too
             for c in pool:
@@ -317,6 +323,21 @@ class ExtractiveGenerator(Generator):
             for sentence in draft.sentences:
                 on_sentence(sentence)  # all at once: there is nothing to wait for
         return draft
+
+    def table_answer(
+        self, question: str, chosen: list[_Candidate], lang: str
+    ) -> tuple[DraftSentence, list[_Candidate]] | None:
+        """The cell of a table in the fragments of the chosen sentences (most relevant first) that the question
+        names by row and column: a direct answer cited to its row, and the header and the row as quotes."""
+        kinds = _kinds(question)
+        for fi, f in {c.order[0]: c.fragment for c in chosen}.items():
+            cell = find_cell(question, f.text, kinds, min_row_words(lang))
+            if cell is None:
+                continue
+            row = _quote(f, fi, cell.row_span)
+            text = TABLE.format(one_line(cell.row_label), one_line(cell.column), one_line(cell.value))
+            return DraftSentence(text, [f.ref], quote_span=(row.start, row.end)), [_quote(f, fi, cell.header_span), row]
+        return None
 
     def direct_answer(
         self, question: str, chosen: list[_Candidate], lang: str, pool: list[_Candidate] | None = None

@@ -22,6 +22,7 @@ from citewise.chunk.sentences import sentence_spans
 from citewise.judge.features import FEATURES, pair_features
 from citewise.judge.qtype import VALUE_TYPES, answer_spans, question_type, states_value
 from citewise.judge.records import Answerability, AnswerSpan, Passage
+from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words
 from citewise.lang import detect_language
 from citewise.registry import Registry
 from citewise.retrieve.records import Evidence
@@ -62,7 +63,11 @@ class AnswerabilityJudge(abc.ABC):
         states the answer to ``question`` and find the sentence that does; ``span.evidence`` indexes
         ``evidence``."""
         found = [(i, e) for i, e in enumerate(evidence) if not e.supporting][:MAX_EVIDENCE]
-        judged = self.judge(question, [passage_of(e) for _, e in found], lang or detect_language(question))
+        lang = lang or detect_language(question)
+        passages = [passage_of(e) for _, e in found]
+        judged = self.judge(question, passages, lang)
+        if not judged.answers(self.threshold(lang)):
+            judged = table_answer(question, passages, lang, judged, self.threshold(lang)) or judged
         if judged.span is not None:
             span = judged.span
             judged.span = AnswerSpan(
@@ -198,6 +203,27 @@ class Thresholded(AnswerabilityJudge):
 
     def judge(self, question: str, passages: Sequence[Passage], lang: str) -> Answerability:
         return self.inner.judge(question, passages, lang)
+
+
+def table_answer(
+    question: str, passages: Sequence[Passage], lang: str, judged: Answerability, threshold: float
+) -> Answerability | None:
+    """The evidence states the answer when the question names a row and a column of a table in it ("the excess
+    for a buildings claim"): a table row read alone says too little for the sentence tiers. Its span is the
+    row, its answer the cell; its score the threshold (or the sentence tiers' score, if higher). Yes/no
+    questions are left to the sentence tiers: a cell states a value, not whether a case is covered."""
+    kinds = KINDS_ASKED.get(judged.qtype, [])
+    if judged.qtype == "yes_no":
+        return None
+    for i, p in enumerate(passages):
+        cell = find_cell(question, p.text, kinds, min_row_words(lang))
+        if cell is None:
+            continue
+        (a, b), (va, vb) = cell.row_span, cell.value_span
+        span = AnswerSpan(i, p.char_start + a, p.char_start + b, p.text[a:b], va - a, vb - a)
+        score = max(judged.score, threshold)
+        return Answerability(score, span, judged.qtype, "table", {**judged.scores, "table": score})
+    return None
 
 
 def span_of(c: Candidate, qtype: str) -> AnswerSpan:

@@ -1,0 +1,138 @@
+"""The cell of a table that answers a question: the row the question names by its first cell and the
+column it names by its header ("What is the excess for a buildings claim?" -> row "Buildings", column
+"Excess (USD)" -> "250"), or, when no header is named, the one column whose cell in that row holds the
+kind of value asked for ("How long are recorded telephone calls kept?" -> "2 years").
+
+Tables reach the judge and the answer stage as the parser writes them: a header line and rows of cells
+separated by " | ". Only a row sharing more words with the question than any other and a unique best column make an
+answer; anything ambiguous makes none ("the excess for a buildings claim caused by subsidence" names
+two rows alike)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citewise.judge.qtype import answer_spans
+from citewise.textmatch import topic_keys
+
+SEP = " | "
+KINDS_ASKED = {"number": ["amount", "duration", "number"], "amount": ["amount"], "duration": ["duration"]}
+"""Kinds of value looked for, in order, per question type ("bao nhiêu" asks for an amount as often as a count)."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A table's answer: the row's first cell, the column's header, the value, with spans in the text."""
+
+    row_label: str
+    column: str
+    value: str
+    value_span: tuple[int, int]
+    row_span: tuple[int, int]
+    header_span: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class _Line:
+    start: int
+    end: int
+    cells: list[tuple[int, int]]
+    """Each cell's span in the text, stripped."""
+
+
+def _lines(text: str) -> list[_Line]:
+    out, pos = [], 0
+    for raw in text.split("\n"):
+        start, end = pos, pos + len(raw)
+        pos = end + 1
+        if SEP not in raw:
+            out.append(_Line(start, end, []))
+            continue
+        cells, at = [], start
+        for part in raw.split(SEP):
+            lead = len(part) - len(part.lstrip())
+            cells.append((at + lead, at + len(part.rstrip())))
+            at += len(part) + len(SEP)
+        out.append(_Line(start, end, cells))
+    return out
+
+
+def tables(text: str) -> list[list[_Line]]:
+    """Runs of two or more consecutive lines with the same number (2+) of cells: header first."""
+    out: list[list[_Line]] = []
+    run: list[_Line] = []
+    for line in [*_lines(text), _Line(0, 0, [])]:
+        if line.cells and (not run or len(line.cells) == len(run[0].cells)):
+            run.append(line)
+            continue
+        if len(run) >= 2:
+            out.append(run)
+        run = [line] if line.cells else []
+    return out
+
+
+def holds_value(cell: str, kinds: list[str]) -> bool:
+    """Whether a cell holds a value of one of ``kinds`` (a figure alone counts as an amount or a number:
+    tables put the unit in the header)."""
+    return any(answer_spans(k, cell) for k in kinds) or (
+        bool({"amount", "number"} & set(kinds)) and any(ch.isdigit() for ch in cell)
+    )
+
+
+def min_row_words(lang: str) -> int:
+    """Words a row's label must share with the question: one English word, two Vietnamese syllables."""
+    return 1 if lang == "en" else 2
+
+
+def find_cell(question: str, text: str, kinds: list[str], min_row_words: int = 1) -> Cell | None:
+    """The cell of a table in ``text`` that answers ``question``: the row whose first cell shares most of the
+    question's topic words (at least ``min_row_words``, fewer if the label has fewer; a tie makes no answer),
+    and the column whose
+    header shares most of the rest, or else the only column whose cell in that row holds a value of
+    ``kinds``."""
+    asked = topic_keys(question)
+    if not asked:
+        return None
+    for table in tables(text):
+        header, rows = table[0], table[1:]
+
+        def cell(line: _Line, j: int) -> str:
+            a, b = line.cells[j]
+            return text[a:b]
+
+        named = []
+        for row in rows:
+            label = topic_keys(cell(row, 0))
+            shared = len(label & asked)
+            if shared and shared >= min(min_row_words, len(label)):
+                named.append((shared, row))
+        named.sort(key=lambda x: -x[0])
+        if not named or (len(named) > 1 and named[1][0] == named[0][0]):
+            continue  # no row named, or two named alike ("buildings ... caused by subsidence")
+        row = named[0][1]
+        rest = asked - topic_keys(cell(row, 0))
+        columns = range(1, len(header.cells))
+        by_header = {j: len(topic_keys(cell(header, j)) & rest) for j in columns}
+        best = max(by_header.values(), default=0)
+        chosen = [j for j in columns if by_header[j] == best] if best else []
+        if len(chosen) != 1:  # no header named (or two alike): the one column holding the kind asked for
+            valued = [j for j in (chosen or columns) if holds_value(cell(row, j), kinds)]
+            chosen = valued if len(valued) == 1 else []
+        if len(chosen) != 1:
+            continue
+        j = chosen[0]
+        value = cell(row, j)
+        if not value or any(ch.isdigit() for ch in cell(header, j)):
+            continue  # an empty cell; or a header with figures of its own, which the row does not hold
+        return Cell(
+            cell(row, 0), cell(header, j), value, row.cells[j], (row.start, row.end), (header.start, header.end)
+        )
+    return None
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def one_line(text: str) -> str:
+    return _SPACES.sub(" ", text).strip()

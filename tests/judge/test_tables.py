@@ -1,0 +1,83 @@
+"""A table's cell as the answer: the row and the column the question names, ambiguity making no answer, and
+the judge taking a named cell as evidence that states the answer."""
+
+from __future__ import annotations
+
+from citewise.judge.answerability import FeatureJudge, table_answer
+from citewise.judge.records import Answerability, Passage
+from citewise.judge.tables import find_cell, tables
+from citewise.retrieve.records import Evidence
+from citewise.types import Chunk
+
+SCHEDULE = (
+    "2.3 Schedule of limits\n"
+    "The table below shows the most we will pay and the excess that applies.\n"
+    "Cover | Limit (USD) | Excess (USD)\n"
+    "Buildings | 500,000 | 250\n"
+    "Contents | 75,000 | 150\n"
+    "Subsidence, heave and landslip | 500,000 | 1,000\n"
+    "The subsidence limit forms part of the buildings limit."
+)
+RETENTION = (
+    "Loại dữ liệu | Thời hạn lưu trữ tối đa | Thời điểm bắt đầu tính\n"
+    "Hồ sơ bồi thường | 10 năm | Ngày thanh toán\n"
+    "Ghi âm cuộc gọi tư vấn | 02 năm | Ngày ghi âm\n"
+)
+
+
+def test_tables_are_runs_of_lines_with_the_same_cells() -> None:
+    (table,) = tables(SCHEDULE)
+    assert [len(line.cells) for line in table] == [3, 3, 3, 3]
+    header = table[0]
+    assert [SCHEDULE[a:b] for a, b in header.cells] == ["Cover", "Limit (USD)", "Excess (USD)"]
+    assert tables("a | b\nno table here") == []  # one line is no table
+
+
+def test_the_row_and_the_column_named_give_the_cell_and_its_spans() -> None:
+    cell = find_cell("What is the excess for a buildings claim?", SCHEDULE, [])
+    assert cell is not None
+    assert (cell.row_label, cell.column, cell.value) == ("Buildings", "Excess (USD)", "250")
+    assert SCHEDULE[slice(*cell.row_span)] == "Buildings | 500,000 | 250"
+    assert SCHEDULE[slice(*cell.value_span)] == "250"
+    assert SCHEDULE[slice(*cell.header_span)] == "Cover | Limit (USD) | Excess (USD)"
+    limit = find_cell("What is the limit for contents?", SCHEDULE, [])
+    assert limit is not None and limit.value == "75,000"
+
+
+def test_ambiguity_makes_no_answer() -> None:
+    # two rows named alike: the buildings row and the subsidence row
+    assert find_cell("What is the excess for a buildings claim caused by subsidence?", SCHEDULE, ["amount"]) is None
+    # a row but no column, and two columns holding figures
+    assert find_cell("How much for contents?", SCHEDULE, ["amount"]) is None
+    # a column but no row
+    assert find_cell("What is the excess?", SCHEDULE, ["amount"]) is None
+
+
+def test_without_a_header_named_the_column_holding_the_kind_asked_for() -> None:
+    cell = find_cell("Ghi âm cuộc gọi được giữ bao lâu?", RETENTION, ["duration"], min_row_words=2)
+    assert cell is not None and (cell.column, cell.value) == ("Thời hạn lưu trữ tối đa", "02 năm")
+    # one shared syllable is not enough in Vietnamese ("hồ sơ ..." shares "hồ" with nothing asked here)
+    assert find_cell("Cuộc họp kéo dài bao lâu?", RETENTION, ["duration"], min_row_words=2) is None
+
+
+def test_the_judge_takes_a_named_cell_as_the_answer_but_not_for_yes_no() -> None:
+    passages = [Passage("Unrelated text about something else.", 0), Passage(SCHEDULE, 500)]
+    low = Answerability(0.1, None, "other", "features")
+    judged = table_answer("What is the excess for a buildings claim?", passages, "en", low, 0.35)
+    assert judged is not None and judged.tier == "table" and judged.score == 0.35 and judged.answers(0.35)
+    span = judged.span
+    assert span is not None and span.evidence == 1 and span.text == "Buildings | 500,000 | 250"
+    assert SCHEDULE[span.char_start - 500 : span.char_end - 500] == span.text
+    assert span.answer_start is not None and span.answer_end is not None
+    assert span.text[span.answer_start : span.answer_end] == "250"
+    yes_no = Answerability(0.1, None, "yes_no", "features")
+    assert table_answer("Is the excess for a buildings claim waived?", passages, "en", yes_no, 0.35) is None
+
+
+def test_the_port_answers_from_the_named_cell() -> None:
+    chunk = Chunk("d1", 0, None, "2.3", ["2.3"], "[Policy] 2.3", SCHEDULE, 0, len(SCHEDULE), "en", "file:///p")
+    evidence = [Evidence(chunk, "Policy", 1.0, char_start=0, char_end=len(SCHEDULE), text=SCHEDULE)]
+    judge = FeatureJudge()
+    judged = judge.answerable("What is the excess for a buildings claim?", evidence, "en")
+    assert judged.answers(judge.threshold("en"))
+    assert judged.span is not None and judged.span.text == "Buildings | 500,000 | 250"
