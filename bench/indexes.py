@@ -18,7 +18,7 @@ CACHES = {"obliqa": "obliqa-lexical", "obliqa_subset": "obliqa-docs-subset"}
 """Cache folder of a set, when not its name."""
 LEXICAL_ONLY = {"obliqa"}
 """Sets indexed without vectors (the full ObliQA corpus would take hours to embed here)."""
-DEFAULT_ANALYZER = "syllable_bigram_folded"
+DEFAULT_ANALYZER = "syllable_bigram_folded_stemmed"
 
 
 def folder(name: str) -> Path:

@@ -82,8 +82,16 @@ OUT = RESULTS / "retrieval.json"
 QUICK_OUT = RESULTS / "retrieval-quick.json"
 DATASETS = benchsets.NAMES
 SECTIONS = (*DATASETS, "latency")
-VI_ANALYZERS = ("whitespace", "syllable", "syllable_bigram", "syllable_bigram_folded", "word", "word_syllable_bigram")
-EN_ANALYZERS = ("whitespace", "syllable", "syllable_bigram", "syllable_bigram_folded")
+VI_ANALYZERS = (
+    "whitespace",
+    "syllable",
+    "syllable_bigram",
+    "syllable_bigram_folded",
+    "syllable_bigram_folded_stemmed",
+    "word",
+    "word_syllable_bigram",
+)
+EN_ANALYZERS = ("whitespace", "syllable", "syllable_bigram", "syllable_bigram_folded", "syllable_bigram_folded_stemmed")
 QUICK_QUESTIONS = 100
 
 

