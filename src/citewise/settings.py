@@ -65,6 +65,10 @@ class RetrieveSettings(_Section):
     """Search only the documents the question names (instead of boosting them)."""
     pin: bool = True
     """Put the provisions the question names first."""
+    cited_first: bool = True
+    """With ``pin``: when the question asks more than a lookup and the search ranks a passage that cites the
+    named provision above it, that passage goes first and the named provision second ("Under Rule 15.9.1,
+    how often must ... reconcile?": the passage applying the rule answers it)."""
     max_pinned_chunks: int = 2
     """Chunks pinned per named provision, the best-ranked first: naming a whole division ("Rule 6.6",
     "Chương II") must not fill the results with its every chunk (ObliQA: up to 14)."""

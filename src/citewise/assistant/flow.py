@@ -21,9 +21,8 @@ from citewise.judge.answerability import AnswerabilityJudge
 from citewise.judge.records import Answerability, AnswerSpan
 from citewise.redact import keep
 from citewise.retrieve.hybrid import Retriever
-from citewise.retrieve.records import Evidence, SearchResult
+from citewise.retrieve.records import LOOKUP_WORDS, Evidence, SearchResult
 from citewise.settings import AnswerSettings
-from citewise.textmatch import content_words
 from citewise.verify.entailment import LlamaCppJudge
 from citewise.verify.records import Citation
 from citewise.verify.references import render_references
@@ -362,12 +361,7 @@ def is_lookup(result: SearchResult) -> bool:
     a = result.analysis
     if not result.strength.pinned or not a.refs:
         return False
-    rest = a.question
-    for ref in sorted(a.refs, key=lambda r: -r.start):
-        rest = rest[: ref.start] + " " + rest[ref.end :]
-    for hint in a.docs:
-        rest = rest.replace(hint.raw, " ")
-    return len(content_words(rest)) <= 3
+    return len(a.beyond_references()) <= LOOKUP_WORDS
 
 
 def closest_citation(evidence: Evidence) -> Citation:

@@ -15,12 +15,14 @@ import numpy as np
 
 from citewise.index.base import Hit, Store
 from citewise.index.embedder import Embedder
+from citewise.refs.keys import resolve_label
+from citewise.refs.mentions import find_references
 from citewise.refs.resolve import ReferenceResolver, Resolution
 from citewise.retrieve.citation_rerank import citation_scores
 from citewise.retrieve.fusion import fuse
 from citewise.retrieve.query import analyze
 from citewise.retrieve.ranker import FEATURES, LearnedRanker, RankInputs, TermsCache, candidate_features, reorder
-from citewise.retrieve.records import Evidence, QueryAnalysis, RankerScore, SearchResult
+from citewise.retrieve.records import LOOKUP_WORDS, Evidence, QueryAnalysis, RankerScore, SearchResult
 from citewise.retrieve.strength import limits, measure
 from citewise.retrieve.wording import rewrite
 from citewise.settings import RetrieveSettings
@@ -33,6 +35,18 @@ class _Gathered:
     inputs: RankInputs
     qvec: np.ndarray | None
     reasons: dict[tuple[str, int], list[str]]
+
+
+_DIVISIONS = ("part", "chapter", "annex")
+"""Named divisions are a scope ("Chương II: mức khấu trừ"), not a rule a passage applies: no passage goes before
+their pinned chunks for citing something inside them."""
+
+
+def _nested(a: Node, b: Node) -> bool:
+    """Whether two provisions of one document are the same, or one holds the other."""
+    return (a.char_start <= b.char_start and b.char_end <= a.char_end) or (
+        b.char_start <= a.char_start and a.char_end <= b.char_end
+    )
 
 
 class Retriever:
@@ -151,7 +165,8 @@ class Retriever:
         t4 = self.clock()
         pinned = self._pins(resolution, fused, reasons) if s.pin else []
         order = sorted(fused, key=lambda key: -fused[key])
-        keys = pinned + [key for key in order if key not in pinned]
+        lead = self._citing(analysis, resolution, pinned, order, fused, reasons) if pinned and s.cited_first else []
+        keys = lead + pinned + [key for key in order if key not in pinned and key not in lead]
         chunks = {(c.doc_id, c.chunk_id): c for c in self.store.chunks(refs=keys[: k * 3])}
         evidence = [
             Evidence(
@@ -170,6 +185,8 @@ class Retriever:
         for i, e in enumerate(evidence):
             if e.pinned:
                 e.score = top + 1.0 - i * 1e-3
+            elif (e.chunk.doc_id, e.chunk.chunk_id) in lead:
+                e.score = top + 1.0 + 1e-3
         timings["fusion"] = timings["fusion"] + (self.clock() - t4) * 1000
         if s.rerank and analysis.refs:
             t5 = self.clock()
@@ -258,6 +275,42 @@ class Retriever:
                     pins.append(key)
                     reasons.setdefault(key, []).append(f"pinned: {node.label} named in the question ({ref.raw})")
         return pins
+
+    def _citing(
+        self,
+        analysis: QueryAnalysis,
+        res: Resolution,
+        pinned: list[tuple[str, int]],
+        order: list[tuple[str, int]],
+        fused: dict[tuple[str, int], float],
+        reasons: dict[tuple[str, int], list[str]],
+    ) -> list[tuple[str, int]]:
+        """The passage ranked above the pinned provision, when it cites that provision and the question asks
+        more than a lookup ("Under Rule 15.9.1, how often must ... reconciliations?"): the rule the question
+        names is its basis, and the passage applying it is the better answer. It goes first, the pinned
+        provision right after it. A lookup ("Điều 12 Luật KDBH") keeps the named provision first."""
+        if len(analysis.beyond_references()) <= LOOKUP_WORDS:
+            return []
+        top = next((key for key in order if key not in pinned), None)
+        if top is None or fused[top] <= max(fused.get(key, -1.0) for key in pinned):
+            return []
+        chunk = next(iter(self.store.chunks(refs=[top])), None)
+        if chunk is None:
+            return []
+        named = [(d, n, r) for d, n, r in [*res.pins, *res.candidates] if n.kind not in _DIVISIONS]
+        own = self.resolver.nodes_of(chunk.doc_id)
+        for written in find_references(chunk.body, chunk.lang):
+            # a reference is to the citing document's own provision when it has one by that label, else elsewhere
+            target = resolve_label(own, written)
+            for doc_id, node, ref in named:
+                if target is None and doc_id != chunk.doc_id:
+                    found = resolve_label(self.resolver.nodes_of(doc_id), written)
+                else:
+                    found = target if doc_id == chunk.doc_id else None
+                if found is not None and _nested(found, node):
+                    reasons.setdefault(top, []).append(f"cites {written}, named in the question ({ref.raw})")
+                    return [top]
+        return []
 
     def _mentioned(self, res: Resolution, have: set[tuple[str, int]]) -> list[Evidence]:
         """Provisions named as a condition in the question ("hành vi quy định tại Điều 322"),

@@ -6,9 +6,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from citewise.refs.records import DocHint, QueryRef
+from citewise.textmatch import content_words
 from citewise.types import Chunk
 
 __all__ = ["DocHint", "Evidence", "QueryAnalysis", "QueryRef", "RankerScore", "SearchResult", "Strength"]
+
+
+LOOKUP_WORDS = 3
+"""A question naming a provision with at most this many other content words looks it up."""
 
 
 @dataclass
@@ -25,6 +30,16 @@ class QueryAnalysis:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def beyond_references(self) -> set[str]:
+        """The question's content words once the provisions and documents it names are taken out: a lookup
+        ("khoản 2 Điều 9 Quy tắc 125/2024", "Article 6(1)(a) GDPR") leaves three or fewer."""
+        rest = self.question
+        for ref in sorted(self.refs, key=lambda r: -r.start):
+            rest = rest[: ref.start] + " " + rest[ref.end :]
+        for hint in [*self.docs, *(r.doc for r in self.refs if r.doc is not None)]:
+            rest = rest.replace(hint.raw, " ")
+        return {w for w in content_words(rest) if not w.isdigit()}
 
 
 @dataclass

@@ -231,21 +231,25 @@ class Worker:
 
         def index(writer: Writer) -> None:
             job.status = "running"
+            # the status is set last: a client polling the job sees "done" or "failed" with everything else set
             try:
                 results: list[UploadedDocument] = writer.uploads.index(staged)
             except UploadRejected as e:
                 job.errors = [{"file": x.source or "", "error": x.reason, "kind": type(x).__name__} for x in e.errors]
-                job.status, job.message, job.error = "failed", e.reason, e
+                job.message, job.error, job.finished_at = e.reason, e, _now()
+                job.status = "failed"
             except (IngestError, StoreError) as e:
                 job.errors = [{"file": "", "error": str(e), "kind": type(e).__name__}]
-                job.status, job.message, job.error = "failed", str(e), e
+                job.message, job.error, job.finished_at = str(e), e, _now()
+                job.status = "failed"
             else:
                 job.documents = [asdict(r) for r in results]
-                job.status = "done"
                 self.documents = len(writer.engine.store.documents())
+                job.finished_at = _now()
+                job.status = "done"
                 self._embed_later(writer)
             finally:
-                job.finished_at = _now()
+                job.finished_at = job.finished_at or _now()
 
         writer = self._writer
         if writer is None:

@@ -1,0 +1,92 @@
+"""A question that names a rule as the basis of what it asks ("Under Rule 7.2.1, what steps ...") is answered
+by the passage applying that rule when the search ranks it above the rule: that passage goes first, the named
+rule right after it. A lookup ("Rule 7.2.1") keeps the rule first, and a reference that the citing document
+resolves to a rule of its own is no citation of another's. Written fixtures (two rulebooks and a guidance
+note), lexical only."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import citewise
+from citewise.engine import Engine
+from citewise.settings import Settings
+
+RECORDS = [
+    {
+        "doc": "Market Rules",
+        "id": "7.2.1",
+        "text": "A Reporting Entity must disclose Inside Information to the Regulator as soon as possible.",
+    },
+    {
+        "doc": "Market Rules",
+        "id": "7.2.2",
+        "text": "A Reporting Entity may delay disclosure where the conditions in Rule 7.2.3 are met.",
+    },
+    {
+        "doc": "Market Rules",
+        "id": "7.2.3",
+        "text": "Delay is permitted only where confidentiality is preserved.",
+    },
+    {
+        "doc": "Guidance on Inside Information",
+        "id": "12",
+        "text": (
+            "When an Officer identifies potential Inside Information, the steps to comply with Rule 7.2.1 are: "
+            "escalate it to the disclosure committee, assess whether the information is precise and price "
+            "sensitive, and record the assessment."
+        ),
+    },
+    {"doc": "Guidance on Inside Information", "id": "13", "text": "This guidance is not a rule."},
+    {"doc": "Listing Rules", "id": "7.2.1", "text": "An issuer must publish its annual report."},
+    {
+        "doc": "Listing Rules",
+        "id": "9.1",
+        "text": "Under Rule 7.2.1, an issuer must publish and escalate its annual report to the board each year.",
+    },
+]
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    folder = tmp_path_factory.mktemp("cited-first")
+    corpus = folder / "rules.jsonl"
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
+    cw = citewise.open(settings=Settings(index=folder / "index"), embedder=None)
+    assert not cw.ingest([corpus]).errors
+    return cw
+
+
+QUESTION = "When an Officer identifies potential Inside Information, what steps must they take according to Rule 7.2.1?"
+
+
+def test_the_passage_citing_the_named_rule_goes_first_and_the_rule_second(engine: Engine) -> None:
+    found = [e for e in engine.search(QUESTION, k=5).evidence if not e.supporting]
+    assert found[0].chunk.doc_id != found[1].chunk.doc_id
+    assert "steps to comply with Rule 7.2.1" in found[0].text and not found[0].pinned
+    assert any(r.startswith("cites Rule 7.2.1") for r in found[0].reasons)
+    assert found[1].pinned and found[1].chunk.label.startswith("7.2.1")
+
+
+def test_without_cited_first_the_named_rule_stays_first(engine: Engine) -> None:
+    plain = citewise.open(settings=engine.settings, store=engine.store, embedder=None, retrieve={"cited_first": False})
+    first = plain.search(QUESTION, k=5).evidence[0]
+    assert first.pinned and first.chunk.label.startswith("7.2.1")
+
+
+def test_a_lookup_keeps_the_named_rule_first(engine: Engine) -> None:
+    first = engine.search("Rule 7.2.1 inside information", k=5).evidence[0]
+    assert first.pinned and first.chunk.label.startswith("7.2.1")
+
+
+def test_a_reference_to_the_citing_documents_own_rule_is_no_citation(engine: Engine) -> None:
+    # the Listing Rules have a Rule 7.2.1 of their own: their 9.1 cites that one, not the Market Rules' 7.2.1
+    question = (
+        "Under Rule 7.2.1 of the Market Rules, must an issuer publish and escalate its annual report to the board?"
+    )
+    found = [e for e in engine.search(question, k=5).evidence if not e.supporting]
+    assert found[0].pinned and found[0].doc_title == "Market Rules" and found[0].chunk.label.startswith("7.2.1")
+    assert not any(r.startswith("cites ") for e in found for r in e.reasons)
+    assert any(e.doc_title == "Listing Rules" and "9.1" in e.chunk.label for e in found)  # found, not first
