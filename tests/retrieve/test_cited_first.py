@@ -1,7 +1,7 @@
-"""A question that names a rule as the basis of what it asks ("Under Rule 7.2.1, what steps ...") is answered
+"""Rules named in questions. A question that names a rule as the basis of what it asks ("Under Rule 7.2.1, what steps ...") is answered
 by the passage applying that rule when the search ranks it above the rule: that passage goes first, the named
 rule right after it. A lookup ("Rule 7.2.1") keeps the rule first, and a reference that the citing document
-resolves to a rule of its own is no citation of another's. Written fixtures (two rulebooks and a guidance
+resolves to a rule of its own is no citation of another's. A sub-label ("Rule 7.3.1(2)(b)") pins its point. Written fixtures (two rulebooks and a guidance
 note), lexical only."""
 
 from __future__ import annotations
@@ -40,6 +40,11 @@ RECORDS = [
         ),
     },
     {"doc": "Guidance on Inside Information", "id": "13", "text": "This guidance is not a rule."},
+    {
+        "doc": "Market Rules",
+        "id": "7.3.1.(2)",
+        "text": "A Reporting Entity must keep:\n(a)\ta list of insiders; and\n(b)\ta record of each delayed disclosure.",
+    },
     {"doc": "Listing Rules", "id": "7.2.1", "text": "An issuer must publish its annual report."},
     {
         "doc": "Listing Rules",
@@ -90,3 +95,13 @@ def test_a_reference_to_the_citing_documents_own_rule_is_no_citation(engine: Eng
     assert found[0].pinned and found[0].doc_title == "Market Rules" and found[0].chunk.label.startswith("7.2.1")
     assert not any(r.startswith("cites ") for e in found for r in e.reasons)
     assert any(e.doc_title == "Listing Rules" and "9.1" in e.chunk.label for e in found)  # found, not first
+
+
+def test_a_sub_label_pins_its_point_not_the_whole_rule(engine: Engine) -> None:
+    # "Rule 7.3.1(2)(b)": paragraph (2) is part of the passage number, point (b) a line inside it
+    first = engine.search("Rule 7.3.1(2)(b)", k=3).evidence[0]
+    assert first.pinned and "pinned: Section 7.3.1.(2)(b)" in first.reasons[-1]
+    assert first.text.strip().startswith("(b)") or "a record of each delayed disclosure" in first.text
+    # a point that does not exist falls back to the deepest part that does
+    fallback = engine.search("Rule 7.3.1(2)(f)", k=3).evidence[0]
+    assert fallback.pinned and fallback.reasons[-1].startswith("pinned: 7.3.1.(2) named in the question")

@@ -73,7 +73,8 @@ _EN_ART = re.compile(
     re.I,
 )
 _EN_OTHER = re.compile(
-    r"\b(?P<word>recital|rule|section|clause|annex|appendix|chapter)(?:\s+\(?|\()(?P<num>\d{1,3}(?:\.\d{1,3})*(?:\(\d+\))?|[ivxlc]{1,6}|[a-z])\)?(?!\w|\.\d)",
+    r"\b(?P<word>recital|rule|section|clause|annex|appendix|chapter)(?:\s+\(?|\()(?P<num>\d{1,3}(?:\.\d{1,3})*(?:\(\d+\))?|[ivxlc]{1,6}|[a-z])"
+    r"(?P<subs>(?:\(\s*[0-9a-z]{1,4}\s*\)){0,3})\)?(?!\w|\.\d)",
     re.I,
 )
 
@@ -146,6 +147,20 @@ def doc_hints(question: str) -> list[tuple[int, int, DocHint]]:
     return out
 
 
+def sub_keys(written: str) -> str:
+    """The key path of the sub-labels after a dotted rule number: "(2)(a)(i)" -> "/par:2/pt:a/sub:1" (paragraph
+    numbers, point letters, then roman sub-points, as the structure tree keys them)."""
+    out = ""
+    for part in re.findall(r"\(\s*([0-9a-z]{1,4})\s*\)", written):
+        if part.isdigit() and "/par:" not in out and "/pt:" not in out:
+            out += f"/par:{int(part)}"
+        elif "/pt:" not in out:
+            out += f"/pt:{number_key(part)}"
+        else:
+            out += f"/sub:{number_key(part)}"
+    return out
+
+
 def provision_refs(question: str) -> list[QueryRef]:
     """Provisions named in the question (without their document); invisible marks inside a
     reference ("Rule \u200e9.1.1") do not hide it."""
@@ -195,7 +210,7 @@ def provision_refs(question: str) -> list[QueryRef]:
         if question[m.start() : m.end()] == "rule a":
             continue  # "as a rule a person ...": the idiom, not "Rule A" or "rule (a)"
         if word in ("rule", "section", "clause") and "." in num:
-            key = f"num:{num.split('(')[0]}"
+            key = f"num:{num.split('(')[0]}" + sub_keys(num[len(num.split("(")[0]) :] + (m.group("subs") or ""))
         elif word in ("annex", "appendix"):
             key = f"annex:{number_key(num)}"
         elif word == "recital":

@@ -89,6 +89,22 @@ def _longest_run(words: list[str], q_words: list[str]) -> int:
     return best
 
 
+def _sub_provision(nodes: dict[str, Node], key: str) -> Node | None:
+    """A rule's paragraph or point ("num:2.6.4/par:1/pt:a"), keyed as the structure tree has it: under the rule
+    ("num:2.6.4/par:1/pt:a") or with the paragraph in the rule's own number, as rulebooks number passages
+    ("num:2.6.4.(1)/pt:a"); failing that, the deepest part of it that exists (the paragraph, then the rule)."""
+    base, *parts = key.split("/")
+    for n in range(len(parts), -1, -1):
+        tail = parts[:n]
+        forms = ["/".join([base, *tail])]
+        if tail and tail[0].startswith("par:"):
+            forms.append("/".join([f"{base}.({tail[0][4:]})", *tail[1:]]))
+        for form in forms:
+            if form in nodes:
+                return nodes[form]
+    return None
+
+
 @dataclass
 class Instrument:
     """A document, or an instrument codified inside one (a Pháp điển topic holds several)."""
@@ -282,6 +298,8 @@ class ReferenceResolver:
         hit = nodes.get(key)
         if hit is not None:
             return hit
+        if key.startswith("num:") and "/" in key:
+            return _sub_provision(nodes, key)
         if ins.number is not None and art is not None:  # a codified document named by its own number
             for (doc_id, origin, a), node in self.origin_nodes.items():
                 if doc_id == ins.doc_id and a == art and split_number(origin)[:2] == (ins.number, ins.year):
