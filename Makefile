@@ -111,6 +111,7 @@ demo: $(MODELS) $(SAMPLE_VECTORS)
 	$(BIN)/citewise search --index $(DEMO_INDEX) "khoản 2 điều 9 quy tắc 125/2024" -k 3
 	$(BIN)/citewise ask --index $(DEMO_INDEX) "Thời hạn giải quyết bồi thường bảo hiểm nhà ở là bao lâu?"
 	$(BIN)/citewise ask --index $(DEMO_INDEX) "How many days do I have to notify Harbourview of damage to my home?"
+	$(BIN)/citewise ask --index $(DEMO_INDEX) "What is the excess for a buildings claim?"
 	$(BIN)/citewise ask --index $(DEMO_INDEX) --generator local "Within how many hours must a personal data breach be notified to the Authority?"
 	$(BIN)/citewise ask --index $(DEMO_INDEX) "What is the boiling point of mercury?"
 	$(BIN)/citewise serve --index $(DEMO_INDEX) --port $(DEMO_PORT)
