@@ -1,24 +1,27 @@
 #!/usr/bin/env python3
-"""English stemming in the lexical index: the analyzer shipped before it (``syllable_bigram_folded``)
-against ``syllable_bigram_folded_stemmed`` (the same tokens plus Snowball English stems), side by side in
-one run, lexical only (no vectors: the analyzer is what changes).
+"""The lexical index, step by step, side by side in one run, lexical only (no vectors): the analyzer shipped
+before (``syllable_bigram_folded``, BM25 k1 1.5), then English stemming (``syllable_bigram_folded_stemmed``:
+the same tokens plus Snowball English stems), then BM25 k1 1.0 (the defaults now); each step against the one
+before it.
 
     python bench/analyzers.py
 
 Sets: ObliQA dev questions after the first 1,000 (never used to choose a retrieval setting: the held-out
 read-out), the first 1,000 (the retrieval benchmark's questions), the everyday English questions
-(``bench/sets/natural_en.jsonl``), and as a control for Vietnamese ALQAC 2022 and ALQAC 2023 train, each
+(``bench/sets/natural_en.jsonl``), the everyday Vietnamese questions (``natural_vi.jsonl``, every split,
+on their ALQAC corpora), and as a control for Vietnamese ALQAC 2022 and ALQAC 2023 train, each
 question set scored by the Retriever (``Engine.search``, pins, boosts, window merging) and by the store's
 lexical ranking alone. ObliQA reuses the cached full-corpus index (``.bench-cache/obliqa-lexical``); the
 ALQAC corpora are ingested without vectors into ``.bench-cache/analyzers/``. Paired bootstrap 95 %
 intervals of the nDCG@10 difference.
 
-Writes ``bench/results/analyzers.json`` and the "Lexical analyzers: English stemming" section of
+Writes ``bench/results/analyzers.json`` and the "Lexical analyzers: English stemming, BM25 k1" section of
 docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 import time
@@ -34,8 +37,17 @@ from indexes import build_index, settings_for
 from retrieval_rankers import Search, lexical, pipeline
 
 OUT = RESULTS / "analyzers.json"
-ANALYZERS = ("syllable_bigram_folded", "syllable_bigram_folded_stemmed")
-SECTION = "Lexical analyzers: English stemming"
+STEPS = (
+    ("syllable_bigram_folded", 1.5),
+    ("syllable_bigram_folded_stemmed", 1.5),
+    ("syllable_bigram_folded_stemmed", 1.0),
+)
+"""(analyzer, BM25 k1), in the order they were adopted; the last is the default."""
+SECTION = "Lexical analyzers: English stemming, BM25 k1"
+
+
+def name(step: tuple[str, float]) -> str:
+    return f"{step[0]}, k1 {step[1]:g}"
 
 
 def run(questions: Sequence[GoldQuestion], search: Search) -> Row:
@@ -47,10 +59,12 @@ def run(questions: Sequence[GoldQuestion], search: Search) -> Row:
     return make_row("", "", per, times)
 
 
-def settings(ds: BenchSet, analyzer: str) -> Settings:
+def settings(ds: BenchSet, analyzer: str, k1: float | None = None) -> Settings:
+    bm25 = {} if k1 is None else {"bm25_k1": k1}
     if ds.name == "obliqa":
-        return settings_for("obliqa", analyzer)
-    return Settings(index=CACHE / "analyzers" / ds.name / "index", store={"lexical_analyzer": analyzer})
+        base = settings_for("obliqa", analyzer)
+        return Settings(index=base.index, store={"lexical_analyzer": analyzer, **bm25})
+    return Settings(index=CACHE / "analyzers" / ds.name / "index", store={"lexical_analyzer": analyzer, **bm25})
 
 
 def ingest(ds: BenchSet) -> None:
@@ -61,7 +75,7 @@ def ingest(ds: BenchSet) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     jsonl = folder / f"{ds.name}.jsonl"
     jsonl.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in ds.records), encoding="utf-8")
-    with citewise.open(settings=settings(ds, ANALYZERS[0]), embedder=None) as engine:
+    with citewise.open(settings=settings(ds, STEPS[-1][0]), embedder=None) as engine:
         done = engine.ingest([jsonl])
         if done.errors:
             raise RuntimeError(f"{ds.name}: ingest errors: {done.errors[:3]}")
@@ -70,30 +84,31 @@ def ingest(ds: BenchSet) -> None:
 def compare(title: str, ds: BenchSet, questions: Sequence[GoldQuestion]) -> dict[str, object]:
     log(f"{title}: {len(questions)} questions")
     rows: dict[str, dict[str, Row]] = {}
-    for analyzer in ANALYZERS:
-        with citewise.open(settings=settings(ds, analyzer), embedder=None) as engine:
-            engine.store.lexical_search("x", 1)  # builds the analyzer's index before timing
+    for step in STEPS:
+        with citewise.open(settings=settings(ds, *step), embedder=None) as engine:
+            engine.store.lexical_search("x", 1)  # builds the step's lexical index before timing
             units = chunk_units(engine.store)
-            rows[analyzer] = {
+            rows[name(step)] = {
                 "retriever": run(questions, pipeline(engine, units)),
                 "lexical": run(questions, lexical(engine, units)),
             }
     out: dict[str, object] = {"questions": len(questions), "lang": ds.lang}
     for kind in ("retriever", "lexical"):
-        a, b = (rows[x][kind] for x in ANALYZERS)
-        out[kind] = {
-            **{x: {m: round(rows[x][kind].metrics[m], 4) for m in METRICS} for x in ANALYZERS},
-            "delta": paired(b, a),
-            "ms": {x: round(rows[x][kind].ms, 2) for x in ANALYZERS},
-        }
-        d = paired(b, a)
-        lo, hi = d["ndcg10_delta_ci95"]
-        print(
-            f"  {title:<44} {kind:<9} nDCG@10 {a.metrics['ndcg10']:.3f} -> {b.metrics['ndcg10']:.3f} "
-            f"({d['delta']['ndcg10']:+.3f} [{lo:+.3f}, {hi:+.3f}])  Hit@1 {a.metrics['hit1']:.3f} -> "
-            f"{b.metrics['hit1']:.3f}  R@10 {a.metrics['recall10']:.3f} -> {b.metrics['recall10']:.3f}",
-            flush=True,
-        )
+        entry: dict[str, object] = {n: {m: round(r[kind].metrics[m], 4) for m in METRICS} for n, r in rows.items()}
+        entry["ms"] = {n: round(r[kind].ms, 2) for n, r in rows.items()}
+        for before, after in itertools.pairwise(STEPS):
+            a, b = rows[name(before)][kind], rows[name(after)][kind]
+            d = paired(b, a)
+            entry[f"delta: {name(after)}"] = d
+            lo, hi = d["ndcg10_delta_ci95"]
+            print(
+                f"  {title:<44} {kind:<9} {name(after):<40} nDCG@10 {a.metrics['ndcg10']:.3f} -> "
+                f"{b.metrics['ndcg10']:.3f} ({d['delta']['ndcg10']:+.3f} [{lo:+.3f}, {hi:+.3f}])  Hit@1 "
+                f"{a.metrics['hit1']:.3f} -> {b.metrics['hit1']:.3f}  R@10 {a.metrics['recall10']:.3f} -> "
+                f"{b.metrics['recall10']:.3f}",
+                flush=True,
+            )
+        out[kind] = entry
     return out
 
 
@@ -105,9 +120,11 @@ def sets() -> list[tuple[str, BenchSet, Sequence[GoldQuestion]]]:
     ]
     for ds in benchsets.natural(REPO / "bench" / "sets" / "natural_en.jsonl"):
         out.append((f"everyday English ({ds.name})", ds, ds.questions))
-    for name in ("alqac2022", "alqac2023"):
-        ds = benchsets.load(name)
-        out.append((f"{name} (control, Vietnamese)", ds, ds.questions))
+    for ds in benchsets.natural(REPO / "bench" / "sets" / "natural_vi.jsonl"):
+        out.append((f"everyday Vietnamese ({ds.name}, all splits)", ds, ds.questions))
+    for corpus in ("alqac2022", "alqac2023"):
+        ds = benchsets.load(corpus)
+        out.append((f"{corpus} (control, Vietnamese)", ds, ds.questions))
     return out
 
 
@@ -119,7 +136,8 @@ def main() -> int:
             ingest(ds)
             ingested.add(ds.name)
         results[title] = compare(title, ds, questions)
-    write_results(OUT, {"sets": results, "analyzers": list(ANALYZERS), "machine": machine("python bench/analyzers.py")})
+    steps = [name(s) for s in STEPS]
+    write_results(OUT, {"sets": results, "steps": steps, "machine": machine("python bench/analyzers.py")})
     write_section(SECTION, report(results))
     return 0
 
@@ -127,27 +145,31 @@ def main() -> int:
 def report(results: dict[str, object]) -> str:
     m = json.loads(OUT.read_text())["machine"]
     lines = [
-        f"`python bench/analyzers.py` — {m['date']}, {m['revision']}, load {m['loadavg']}. "
-        f"`{ANALYZERS[0]}` (before) against `{ANALYZERS[1]}` (the same tokens plus the Snowball English stem of "
-        "each Latin word of 4+ letters not written in capitals, where it differs), lexical only, side by side. "
-        "Δ = stemmed − before, nDCG@10 with a paired bootstrap 95 % interval. The ObliQA questions after the "
-        "first 1,000 were never used to choose a retrieval setting.",
+        f"`python bench/analyzers.py` — {m['date']}, {m['revision']}, load {m['loadavg']}. Lexical only, side by "
+        "side in one run: the analyzer shipped before (`syllable_bigram_folded`, bm25s's default k1 1.5), then "
+        "English stemming (`syllable_bigram_folded_stemmed`: the same tokens plus the Snowball English stem of each "
+        "Latin word of 4+ letters not written in capitals, where it differs), then BM25 k1 1.0 (k1 chosen on the "
+        "first 1,000 ObliQA questions among 0.6–2.0; the defaults now). Each step against the one before it, "
+        "nDCG@10 with a paired bootstrap 95 % interval. The ObliQA questions after the first 1,000 were never used "
+        "to choose a retrieval setting.",
         "",
-        "| set | questions | ranking | nDCG@10 before → stemmed | Δ [95 % CI] | Hit@1 | R@10 | ms/q |",
+        "| set | questions | ranking | step | nDCG@10 before → after | Δ [95 % CI] | Hit@1 | R@10 |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for title, r in results.items():
         assert isinstance(r, dict)
         for kind in ("retriever", "lexical"):
             x = r[kind]
-            a, b = x[ANALYZERS[0]], x[ANALYZERS[1]]
-            d = x["delta"]
-            lo, hi = d["ndcg10_delta_ci95"]
-            lines.append(
-                f"| {title} | {r['questions']} | {kind} | {a['ndcg10']:.3f} → {b['ndcg10']:.3f} | "
-                f"{d['delta']['ndcg10']:+.3f} [{lo:+.3f}, {hi:+.3f}] | {a['hit1']:.3f} → {b['hit1']:.3f} | "
-                f"{a['recall10']:.3f} → {b['recall10']:.3f} | {x['ms'][ANALYZERS[0]]} / {x['ms'][ANALYZERS[1]]} |"
-            )
+            for before, after in itertools.pairwise(STEPS):
+                a, b = x[name(before)], x[name(after)]
+                d = x[f"delta: {name(after)}"]
+                lo, hi = d["ndcg10_delta_ci95"]
+                step = "stemming" if before[0] != after[0] else f"k1 {before[1]:g} → {after[1]:g}"
+                lines.append(
+                    f"| {title} | {r['questions']} | {kind} | {step} | {a['ndcg10']:.3f} → {b['ndcg10']:.3f} | "
+                    f"{d['delta']['ndcg10']:+.3f} [{lo:+.3f}, {hi:+.3f}] | {a['hit1']:.3f} → {b['hit1']:.3f} | "
+                    f"{a['recall10']:.3f} → {b['recall10']:.3f} |"
+                )
     return "\n".join(lines)
 
 

@@ -45,8 +45,14 @@ STORES: Registry[Store] = Registry("store", {"embedded": "citewise.index.embedde
 
 def open_store(settings: Settings, kind: str = "embedded") -> Store:
     """The store of ``settings.index`` (created when the folder is new)."""
+    st = settings.store
     return STORES.create(
-        kind, folder=settings.index, analyzer=settings.store.lexical_analyzer, model=settings.store.embedder
+        kind,
+        folder=settings.index,
+        analyzer=st.lexical_analyzer,
+        model=st.embedder,
+        bm25_k1=st.bm25_k1,
+        bm25_b=st.bm25_b,
     )
 
 

@@ -44,6 +44,11 @@ class IndexSettings(_Section):
     """Name of a registered embedder; ``none`` disables dense vectors."""
     lexical_analyzer: str = "syllable_bigram_folded_stemmed"
     """Name of a registered BM25 analyzer (see index/analyzers.py)."""
+    bm25_k1: float = 1.0
+    """BM25 term-frequency saturation: 1.0 measured better than 1.5 (bm25s's default) on ObliQA, held-out
+    questions included, and level on ALQAC (docs/benchmarks.md, "Retrieval notes")."""
+    bm25_b: float = 0.75
+    """BM25 length normalisation."""
     embed_batch: int = 16
 
 

