@@ -301,7 +301,7 @@ class ExtractiveGenerator(Generator):
             chosen.append(best)
         if not chosen:
             return Draft([], self.name, refused=True)
-        table = self.table_answer(question, chosen, lang)
+        table = self.table_answer(question, fragments, lang)
         if table is not None:
             direct = [table[0]]
             taken = {(c.start, c.end) for c in chosen}
@@ -325,12 +325,15 @@ class ExtractiveGenerator(Generator):
         return draft
 
     def table_answer(
-        self, question: str, chosen: list[_Candidate], lang: str
+        self, question: str, fragments: list[Fragment], lang: str
     ) -> tuple[DraftSentence, list[_Candidate]] | None:
-        """The cell of a table in the fragments of the chosen sentences (most relevant first) that the question
-        names by row and column: a direct answer cited to its row, and the header and the row as quotes."""
+        """The cell of a table in the fragments (best ranked first) that the question names by row and column: a
+        direct answer cited to its row, and the header and the row as quotes. Every fragment is looked at, not only
+        those of the sentences chosen by word overlap: a row read alone shares few words with the question."""
         kinds = _kinds(question)
-        for fi, f in {c.order[0]: c.fragment for c in chosen}.items():
+        for fi, f in enumerate(fragments):
+            if f.evidence.supporting:
+                continue
             cell = find_cell(question, f.text, kinds, min_row_words(lang))
             if cell is None:
                 continue

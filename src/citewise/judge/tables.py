@@ -88,9 +88,8 @@ def min_row_words(lang: str) -> int:
 def find_cell(question: str, text: str, kinds: list[str], min_row_words: int = 1) -> Cell | None:
     """The cell of a table in ``text`` that answers ``question``: the row whose first cell shares most of the
     question's topic words (at least ``min_row_words``, fewer if the label has fewer; a tie makes no answer),
-    and the column whose
-    header shares most of the rest, or else the only column whose cell in that row holds a value of
-    ``kinds``."""
+    and the column whose header shares most of the rest, or else the only column whose cell in that row holds
+    a value of ``kinds``."""
     asked = topic_keys(question)
     if not asked:
         return None
