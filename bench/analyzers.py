@@ -25,7 +25,7 @@ import itertools
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import citewise
 from citewise.evaluate import benchsets
@@ -33,7 +33,7 @@ from citewise.evaluate.benchsets import BenchSet, GoldQuestion
 from citewise.evaluate.units import METRICS, Row, chunk_units, make_row, paired, score_units
 from citewise.settings import Settings
 from common import CACHE, REPO, RESULTS, log, machine, write_results, write_section
-from indexes import build_index, settings_for
+from indexes import build_index, folder
 from retrieval_rankers import Search, lexical, pipeline
 
 OUT = RESULTS / "analyzers.json"
@@ -61,10 +61,8 @@ def run(questions: Sequence[GoldQuestion], search: Search) -> Row:
 
 def settings(ds: BenchSet, analyzer: str, k1: float | None = None) -> Settings:
     bm25 = {} if k1 is None else {"bm25_k1": k1}
-    if ds.name == "obliqa":
-        base = settings_for("obliqa", analyzer)
-        return Settings(index=base.index, store={"lexical_analyzer": analyzer, **bm25})
-    return Settings(index=CACHE / "analyzers" / ds.name / "index", store={"lexical_analyzer": analyzer, **bm25})
+    index = folder("obliqa") / "index" if ds.name == "obliqa" else CACHE / "analyzers" / ds.name / "index"
+    return Settings(index=index, store={"lexical_analyzer": analyzer, **bm25})
 
 
 def ingest(ds: BenchSet) -> None:
@@ -128,14 +126,22 @@ def sets() -> list[tuple[str, BenchSet, Sequence[GoldQuestion]]]:
     return out
 
 
-def main() -> int:
-    results: dict[str, object] = {}
+def run_sets(
+    compare: Callable[[str, BenchSet, Sequence[GoldQuestion]], dict[str, object]],
+) -> dict[str, dict[str, object]]:
+    """``compare`` on every set of ``sets()``, each corpus ingested once; results by set title."""
+    results: dict[str, dict[str, object]] = {}
     ingested: set[str] = set()
     for title, ds, questions in sets():
         if ds.name not in ingested:
             ingest(ds)
             ingested.add(ds.name)
         results[title] = compare(title, ds, questions)
+    return results
+
+
+def main() -> int:
+    results = run_sets(compare)
     steps = [name(s) for s in STEPS]
     write_results(OUT, {"sets": results, "steps": steps, "machine": machine("python bench/analyzers.py")})
     write_section(SECTION, report(results))

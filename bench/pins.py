@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 import citewise
-from analyzers import ingest, run, sets, settings
+from analyzers import run, run_sets, settings
 from citewise.evaluate.benchsets import BenchSet, GoldQuestion
 from citewise.evaluate.units import METRICS, Row, chunk_units, paired
 from common import RESULTS, log, machine, write_results, write_section
@@ -95,13 +95,7 @@ def report(results: dict[str, dict[str, object]]) -> str:
 
 
 def main() -> int:
-    results: dict[str, dict[str, object]] = {}
-    ingested: set[str] = set()
-    for title, ds, questions in sets():
-        if ds.name not in ingested:
-            ingest(ds)
-            ingested.add(ds.name)
-        results[title] = compare(title, ds, questions)
+    results = run_sets(compare)
     write_results(OUT, {"sets": results, "machine": machine("python bench/pins.py")})
     write_section(SECTION, report(results))
     return 0

@@ -45,7 +45,6 @@ class EmbeddedStore(Store):
     ) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.analyzer_name = analyzer
         self.bm25 = (bm25_k1, bm25_b)
         self._lexical_key = f"{analyzer}; bm25 k1 {bm25_k1:g} b {bm25_b:g}"
         """What the saved lexical index was built with: another analyzer or other parameters rebuild it."""

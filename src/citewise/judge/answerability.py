@@ -212,9 +212,9 @@ def table_answer(
     for a buildings claim"): a table row read alone says too little for the sentence tiers. Its span is the
     row, its answer the cell; its score the threshold (or the sentence tiers' score, if higher). Yes/no
     questions are left to the sentence tiers: a cell states a value, not whether a case is covered."""
-    kinds = KINDS_ASKED.get(judged.qtype, [])
     if judged.qtype == "yes_no":
         return None
+    kinds = KINDS_ASKED.get(judged.qtype, [])
     for i, p in enumerate(passages):
         cell = find_cell(question, p.text, kinds, min_row_words(lang))
         if cell is None:

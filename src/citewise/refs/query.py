@@ -209,8 +209,9 @@ def provision_refs(question: str) -> list[QueryRef]:
         word, num = m.group("word").lower(), m.group("num")
         if question[m.start() : m.end()] == "rule a":
             continue  # "as a rule a person ...": the idiom, not "Rule A" or "rule (a)"
+        base = num.split("(")[0]
         if word in ("rule", "section", "clause") and "." in num:
-            key = f"num:{num.split('(')[0]}" + sub_keys(num[len(num.split("(")[0]) :] + (m.group("subs") or ""))
+            key = f"num:{base}" + sub_keys(num[len(base) :] + (m.group("subs") or ""))
         elif word in ("annex", "appendix"):
             key = f"annex:{number_key(num)}"
         elif word == "recital":
