@@ -146,6 +146,32 @@ def test_the_judges_answering_sentence_leads_the_answer_over_word_overlap() -> N
     assert text[slice(*draft.sentences[0].quote_span)] == "30 days"  # type: ignore[misc]
 
 
+def test_the_judges_sentence_does_not_lead_when_it_is_about_another_step() -> None:
+    text = (
+        "1. Công ty giải quyết và thanh toán bồi thường trong thời hạn 15 ngày làm việc kể từ ngày nhận được "
+        "đầy đủ hồ sơ. 2. Thời hạn nộp hồ sơ bồi thường là 60 ngày kể từ ngày kết thúc việc giám định."
+    )
+    question = "Thời hạn giải quyết bồi thường là bao lâu?"
+    start = text.index("2. Thời hạn nộp")
+    focused = Fragment("F1", _fragment(text).evidence, focus=(start, len(text)))  # the judge read it alone
+    draft = ExtractiveGenerator().generate(question, [focused], "vi")
+    assert draft.sentences[0].text == "Thời hạn là 15 ngày làm việc."  # filing is not settling
+
+
+def test_a_definitions_list_is_not_quoted_whole_for_one_term() -> None:
+    text = (
+        "Article 3\nDefinitions\nFor the purposes of this Regulation, the following definitions apply:\n"
+        "(a) 'controller' means the institution which determines the purposes of the processing;\n"
+        "(b) 'personal data breach' means a breach of security leading to the loss of personal data;\n"
+        "(c) 'working day' means any day other than a Saturday or a Sunday."
+    )
+    question = "What is a personal data breach?"
+    draft = ExtractiveGenerator().generate(question, [_fragment(text)], "en")
+    shown = [s.text for s in draft.sentences]
+    assert any(s.startswith("(b) 'personal data breach' means") for s in shown)
+    assert not any("working day" in s for s in shown)  # neither the whole list nor its other items
+
+
 def test_a_yes_no_question_naming_a_figure_is_answered_with_the_figure_stated() -> None:
     text = (
         "Non-compliance with the prohibition of the AI practices referred to in Article 5 shall be subject to"

@@ -197,15 +197,25 @@ FOCUS = 1.25
 """The judge's answering sentence is ranked this far above the most relevant sentence by word overlap."""
 
 
-def _focused(cands: list[_Candidate]) -> list[_Candidate]:
+def _focused(question: str, cands: list[_Candidate]) -> list[_Candidate]:
     """The sentence the answerability judge found to state the answer (``Fragment.focus``) first: it read the
-    question and the sentence together, where the words the two share may point elsewhere."""
-    top = max((c.relevance for c in cands), default=0.0)
+    question and the sentence together, where the words the two share may point elsewhere. Not when it leaves
+    out more of what the question is about than the most relevant sentence by word overlap does (with their
+    headings): the judge reads a sentence alone, and "Thời hạn nộp hồ sơ bồi thường là 60 ngày" looks like the
+    answer to "Thời hạn giải quyết bồi thường là bao lâu?" until one sees that it is about filing, not settling."""
+    top = max(cands, key=lambda c: c.relevance, default=None)
+    if top is None:
+        return cands
+    topic = _topic(question)
+
+    def missing(c: _Candidate) -> int:
+        return len(topic - _keys(f"{c.fragment.evidence.chunk.header} {c.text}"))
+
     out = []
     for c in cands:
         focus = c.fragment.focus
-        if focus is not None and c.start < focus[1] and focus[0] < c.end:
-            c = _Candidate(c.fragment, c.start, c.end, c.text, max(c.relevance, top) * FOCUS, c.order)
+        if focus is not None and c.start < focus[1] and focus[0] < c.end and missing(c) <= missing(top):
+            c = _Candidate(c.fragment, c.start, c.end, c.text, max(c.relevance, top.relevance) * FOCUS, c.order)
         out.append(c)
     return out
 
@@ -217,6 +227,12 @@ def _heading(sentence: str) -> bool:
     """A title on a line of its own: short, no closing punctuation, fewer than 12 words."""
     t = sentence.strip()
     return "\n" not in t and len(t) < 120 and not t.endswith(_CLOSING) and len(_WORD.findall(t)) < 12
+
+
+def _within(a: _Candidate, b: _Candidate) -> bool:
+    """Whether ``a``'s span lies inside ``b``'s, in the same document."""
+    same = a.fragment.evidence.chunk.doc_id == b.fragment.evidence.chunk.doc_id
+    return same and b.start <= a.start and a.end <= b.end
 
 
 def _jaccard(a: str, b: str) -> float:
@@ -264,13 +280,19 @@ class ExtractiveGenerator(Generator):
                     continue
                 if addresses_the_assistant(sent):
                     continue
+                lead = ""
                 if _LIST_LEAD.search(sent.rstrip()):
+                    lead = sent
                     e = list_end(text, e)
                     sent = text[s:e].rstrip()
                     e = s + len(sent)
                 rel = coverage(question, f"{f.evidence.chunk.header} {sent}") * 0.4 + coverage(question, sent) * 0.6
+                if lead and e > s + len(lead):
+                    # a list counts as much as its lead-in says of the question: "if you must cancel your trip
+                    # because of:" is quoted whole, "the following definitions apply:" leaves its items to speak
+                    rel = (rel + coverage(question, lead)) / 2
                 out.append(_Candidate(f, base + s, base + e, sent, rel * prior, (fi, si)))
-        return _focused(out)
+        return _focused(question, out)
 
     def generate(
         self,
@@ -298,6 +320,8 @@ class ExtractiveGenerator(Generator):
             cands.remove(best)
             if any(_jaccard(best.text, x.text) > 0.8 and _figures(best.text) == _figures(x.text) for x in chosen):
                 continue  # a repeat; the same sentence with other figures is kept (the sources conflict)
+            if any(_within(best, x) or _within(x, best) for x in chosen):
+                continue  # a list and one of its items: the first chosen says it
             chosen.append(best)
         if not chosen:
             return Draft([], self.name, refused=True)
