@@ -107,6 +107,10 @@ TYPES = ("duration", "amount", "number", "date", "party", "place", "yes_no", "de
 
 # question patterns, tried in order on the folded, lower-cased question
 _Q: list[tuple[str, re.Pattern[str]]] = [
+    # "in which cases" asks for conditions whatever it names: "Phí bảo hiểm được hoàn lại trong trường hợp nào?"
+    # is no amount, "Thời hạn được kéo dài trong trường hợp nào?" no duration
+    ("list", re.compile(r"\b(trong (?:cac |nhung )?truong hop nao|(?:in|under) (?:which|what) (?:cases|circumstances"
+                        r"|conditions|situations))\b")),
     ("duration", re.compile(r"\b(how long|how many (?:business |working |calendar )?(?:days|hours|weeks|months|years)"
                             r"|within what (?:period|time)|bao lau|may ngay|bao nhieu (?:ngay|gio|thang|nam|tuan)"
                             r"|thoi han|thoi gian bao|trong vong bao)\b")),

@@ -27,6 +27,11 @@ from citewise.judge.qtype import VALUE_TYPES, answer_spans, holds_answer_type, q
         ("Ai phải bồi thường thiệt hại?", "party"),
         ("Mấy ngày thì phải thông báo tổn thất?", "duration"),
         ("Xe máy có phải mua bảo hiểm bắt buộc không?", "yes_no"),
+        # "in which cases" asks for conditions, whatever figure-like words it names
+        ("Phí bảo hiểm du lịch được hoàn lại trong trường hợp nào?", "list"),
+        ("Thời hạn bảo hiểm được kéo dài trong những trường hợp nào?", "list"),
+        ("Under what circumstances is the premium refunded?", "list"),
+        ("Phí bảo hiểm du lịch là bao nhiêu?", "amount"),
     ],
 )
 def test_question_types(question: str, expected: str) -> None:

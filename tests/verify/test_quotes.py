@@ -137,6 +137,7 @@ def test_a_quote_naming_a_fragment_that_was_not_given_is_dropped() -> None:
         "Section 4. Notice of loss",  # a heading copied as a sentence
         "How many days does the insured have to notify the company?",  # the question given back
         "The insured must notify the company within...",  # cut off
+        "Section 4.",  # a line's tail copied alone ("Điều này." of "... khoản 2\nĐiều này.")
     ],
 )
 def test_a_written_sentence_that_states_nothing_fails_even_with_a_true_quote(sentence: str) -> None:

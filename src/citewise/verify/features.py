@@ -30,6 +30,7 @@ from citewise.verify.cues import (
 )
 from citewise.verify.numbers import extract_numbers
 from citewise.verify.paraphrase import canonical_words
+from citewise.verify.persons import in_source_persons
 
 FEATURES: tuple[str, ...] = (
     "uni_best",
@@ -209,7 +210,9 @@ def _paraphrase_coverage(claim: str, window: str) -> tuple[float, float]:
 
 
 def pair_features(claim: str, source: str) -> PairFeatures:
-    """The features of ``claim`` against ``source`` and the source span that matches it best."""
+    """The features of ``claim`` against ``source`` and the source span that matches it best. Party nouns
+    the source speaks of by pronoun are read as those pronouns (persons.py)."""
+    claim = in_source_persons(claim, source)
     src = _source(source)
     cw = tuple(words(claim))
     content = {w for w in cw if w not in STOPWORDS}

@@ -32,9 +32,9 @@ _HEADING = re.compile(r"^(điều|article|section|chương|chapter|mục|clause|
 def not_a_statement(text: str) -> bool:
     """A written sentence that states nothing: a question ("Thời hạn … là bao lâu?"), a text cut off
     ("Mức khấu trừ là..."), or a provision's heading copied as a sentence ("Điều 3. Thời hạn bảo
-    hiểm"). Quoted support cannot make it an answer."""
+    hiểm"), or a line's tail copied alone ("Điều này.", two words). Quoted support cannot make it an answer."""
     t = text.strip()
-    if t.endswith(("?", "...", "…")):
+    if t.endswith(("?", "...", "…")) or len(re.findall(r"[^\W\d_]+", t)) < 3:
         return True
     return bool(_HEADING.match(t)) and not t.endswith((".", ";", ":"))
 
