@@ -258,3 +258,19 @@ def test_a_table_cell_named_by_row_and_column_is_the_direct_answer(cw) -> None: 
     # no header named: the one column of the row holding a duration
     cctv = cw.ask("How long are CCTV recordings kept?")
     assert cctv.sentences[0].text == "CCTV recordings from branch premises — Maximum retention period: 30 days."
+
+
+def test_a_model_reads_the_judges_answering_provision_first_when_it_is_on_topic() -> None:
+    from citewise.assistant.flow import lead_with_focus
+
+    period = _fragment("Cancellation cover starts on the date the policy is purchased.", "F1", "d1")
+    cover_text = "We will pay up to USD 5,000 for costs you cannot recover if you must cancel your trip because of:"
+    cover = Fragment("F2", _fragment(cover_text, "F2", "d2").evidence, focus=(0, len(cover_text)))
+    out = lead_with_focus("How much will the policy pay for a cancelled trip?", [period, cover])
+    assert [f.short for f in out] == ["F1", "F2"] and out[0].evidence is cover.evidence and out[0].focus is not None
+    # a judge's sentence about another step stays where retrieval put it
+    settle = _fragment("Công ty giải quyết bồi thường trong thời hạn 15 ngày làm việc.", "F1", "d1")
+    filing_text = "Thời hạn nộp hồ sơ là 60 ngày."
+    filing = Fragment("F2", _fragment(filing_text, "F2", "d2").evidence, focus=(0, len(filing_text)))
+    kept = lead_with_focus("Thời hạn giải quyết bồi thường là bao lâu?", [settle, filing])
+    assert kept[0].evidence is settle.evidence

@@ -23,6 +23,7 @@ from citewise.redact import keep
 from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import LOOKUP_WORDS, Evidence, SearchResult
 from citewise.settings import AnswerSettings
+from citewise.textmatch import short_keys, topic_keys
 from citewise.verify.entailment import LlamaCppJudge
 from citewise.verify.records import Citation
 from citewise.verify.references import render_references
@@ -94,15 +95,17 @@ class Assistant:
             return self._report(self._no_direct(question, lang, result, judged, timings, t0), result, [])
         if judged is not None and judged.span is not None:
             fragments = focus_on(fragments, result.evidence[judged.span.evidence], judged.span)
+        # a model reads its first fragment first: the judge's answering provision leads, when it is on topic
+        mine = fragments if self.generator is self.fallback else lead_with_focus(question, fragments)
         attempts: list[str] = []
         tokens = {"prompt": 0, "completion": 0}
         checked, used = self._attempt(
-            self.generator, question, fragments, lang, False, attempts, tokens, timings, on_sentence
+            self.generator, question, mine, lang, False, attempts, tokens, timings, on_sentence
         )
         over = any("budget" in a for a in attempts)
         if checked is not None and not _mostly_ok(checked) and self.generator is not self.fallback and not over:
             attempts.append("retry: top-3 fragments, stricter prompt")
-            retry, used2 = self._attempt(self.generator, question, fragments[:3], lang, True, attempts, tokens, timings)
+            retry, used2 = self._attempt(self.generator, question, mine[:3], lang, True, attempts, tokens, timings)
             if retry is not None and (all(c.ok for c in retry) or _score(retry) > _score(checked)):
                 checked, used = retry, used2
         drafted = list(checked or [])
@@ -353,6 +356,27 @@ def focus_on(fragments: list[Fragment], evidence: Evidence, span: AnswerSpan) ->
     if not any(f.evidence is evidence for f in fragments):
         out.append(Fragment(f"F{len(fragments) + 1}", evidence, focus))
     return out
+
+
+def lead_with_focus(question: str, fragments: list[Fragment]) -> list[Fragment]:
+    """The fragment holding the judge's answering sentence first (renumbered F1, F2, ...), for a generator that
+    reads in order; unchanged when that sentence, with its provision's heading, leaves out more of what the
+    question is about than the first fragment does (the judge reads a sentence alone and can be drawn to one
+    about a neighbouring step)."""
+    k = next((i for i, f in enumerate(fragments) if f.focus is not None), 0)
+    if k == 0:
+        return fragments
+    topic = topic_keys(question)
+    lead, first = fragments[k], fragments[0]
+    assert lead.focus is not None
+    base = lead.evidence.char_start
+    sentence = lead.text[lead.focus[0] - base : lead.focus[1] - base]
+    if len(topic - short_keys(f"{lead.evidence.chunk.header} {sentence}")) > len(
+        topic - short_keys(f"{first.evidence.chunk.header} {first.text}")
+    ):
+        return fragments
+    order = [lead, *fragments[:k], *fragments[k + 1 :]]
+    return [Fragment(f"F{i + 1}", f.evidence, f.focus) for i, f in enumerate(order)]
 
 
 def is_lookup(result: SearchResult) -> bool:
