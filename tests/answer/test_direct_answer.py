@@ -249,7 +249,7 @@ def test_a_table_cell_named_by_row_and_column_is_the_direct_answer(cw) -> None: 
     # cell by its row and column, cites the row, and quotes the header for the reader to check the column
     answer = cw.ask("What is the excess for a buildings claim?")
     first = answer.sentences[0]
-    assert first.text == "Buildings — Excess (USD): 250." and first.verdict.status == "supported"
+    assert first.text == "Buildings — Excess: USD 250." and first.verdict.status == "supported"
     assert first.citations[0].quote == "Buildings | 500,000 | 250"
     assert any(s.text == "Cover | Limit (USD) | Excess (USD)" for s in answer.sentences)
     vi = cw.ask("Ghi âm cuộc gọi tư vấn được lưu trữ bao lâu?")

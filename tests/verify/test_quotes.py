@@ -138,6 +138,9 @@ def test_a_quote_naming_a_fragment_that_was_not_given_is_dropped() -> None:
         "How many days does the insured have to notify the company?",  # the question given back
         "The insured must notify the company within...",  # cut off
         "Section 4.",  # a line's tail copied alone ("Điều này." of "... khoản 2\nĐiều này.")
+        "The insured must notify the company of the loss because of:",  # a list's lead-in without its items
+        "Section | Notice period (days)",  # a table row
+        "The insured must notify the company within 14 days of the loss",  # no full stop: a clause copied
     ],
 )
 def test_a_written_sentence_that_states_nothing_fails_even_with_a_true_quote(sentence: str) -> None:

@@ -5,7 +5,7 @@ the evidence's own rank; diversity by maximal marginal relevance; a sentence bud
 When the question asks for a duration, an amount or a figure and the best sentence holds one, the
 answer opens with a short direct statement of it ("The period is 14 days." / "Thời hạn là 14 ngày."),
 cited to the exact span it was taken from. When it names a row and a column of a table in the evidence
-("the excess for a buildings claim"), the answer opens with that cell ("Buildings — Excess (USD): 250."),
+("the excess for a buildings claim"), the answer opens with that cell ("Buildings — Excess: USD 250."),
 cited to its row, and quotes the header and the row. A sentence that leads into a list ("because of:", "bao gồm:")
 is quoted with its items. Text that addresses the reader's assistant instead of stating a rule
 ("ignore previous instructions", "SYSTEM:", "Note to the AI") is never quoted."""
@@ -36,7 +36,26 @@ DIRECT = {
 duration or an amount ("Is the fine capped at 4%?") is answered with the figure the provision states, for the
 reader to compare (no yes or no is inferred)."""
 TABLE = "{} — {}: {}."
-"""The direct answer read from a table: row, column, value, each as the table writes it (both languages)."""
+"""The direct answer read from a table: row, column, value, each as the table writes it (both languages), but
+for a unit the column names in brackets, which goes with the value ("Excess (USD)", "250" -> "Excess: USD 250")."""
+_COLUMN_UNIT = re.compile(r"(?P<name>.*?\S)\s*\((?P<unit>[^()]{1,12})\)\s*$")
+_UNIT_BEFORE = re.compile(r"^(?:usd|eur|gbp|us\$|\$|€|£)$", re.I)
+_UNIT_AFTER = re.compile(r"^(?:vnd|vnđ|đồng|%|days?|months?|years?|hours?|ngày|tháng|năm|giờ)$", re.I)
+
+
+def table_statement(row: str, column: str, value: str) -> str:
+    """The table answer's text, the column's bracketed unit put with the value when it is a currency or a unit
+    of time ("Buildings — Excess: USD 250.", "Nhà — Mức khấu trừ: 2.000.000 đồng.")."""
+    m = _COLUMN_UNIT.fullmatch(column)
+    if m and any(ch.isdigit() for ch in value) and not _UNIT_BEFORE.search(value) and not _UNIT_AFTER.search(value):
+        unit = m.group("unit").strip()
+        if _UNIT_BEFORE.match(unit):
+            return TABLE.format(row, m.group("name"), f"{unit} {value}")
+        if _UNIT_AFTER.match(unit):
+            return TABLE.format(row, m.group("name"), f"{value}{'' if unit == '%' else ' '}{unit}")
+    return TABLE.format(row, column, value)
+
+
 CONFLICT = {
     "en": ("The sources give different figures: one provision states {}.", "Another states {}."),
     "vi": ("Các tài liệu nêu số liệu khác nhau: một điều khoản nêu {}.", "Điều khoản khác nêu {}."),
@@ -362,7 +381,7 @@ class ExtractiveGenerator(Generator):
             if cell is None:
                 continue
             row = _quote(f, fi, cell.row_span)
-            text = TABLE.format(one_line(cell.row_label), one_line(cell.column), one_line(cell.value))
+            text = table_statement(one_line(cell.row_label), one_line(cell.column), one_line(cell.value))
             return DraftSentence(text, [f.ref], quote_span=(row.start, row.end)), [_quote(f, fi, cell.header_span), row]
         return None
 

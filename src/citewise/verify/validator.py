@@ -26,17 +26,19 @@ from citewise.verify.scorer import SupportScorer, get_scorer
 
 _URL = re.compile(r"https?://[^\s)\]>\"']+")
 
-_HEADING = re.compile(r"^(điều|article|section|chương|chapter|mục|clause|phần|part)\s+[\w.()]+", re.IGNORECASE)
-
 
 def not_a_statement(text: str) -> bool:
     """A written sentence that states nothing: a question ("Thời hạn … là bao lâu?"), a text cut off
-    ("Mức khấu trừ là..."), or a provision's heading copied as a sentence ("Điều 3. Thời hạn bảo
-    hiểm"), or a line's tail copied alone ("Điều này.", two words). Quoted support cannot make it an answer."""
+    ("Mức khấu trừ là...", or with no closing full stop), the lead-in of a list without its items ("... because
+    of:"), a table row ("Cover | Limit (USD) | Excess (USD)"), a provision's heading copied as a sentence
+    ("Điều 3. Thời hạn bảo hiểm"), or a line's tail copied alone ("Điều này.", two words). Quoted support cannot
+    make it an answer."""
     t = text.strip()
-    if t.endswith(("?", "...", "…")) or len(re.findall(r"[^\W\d_]+", t)) < 3:
-        return True
-    return bool(_HEADING.match(t)) and not t.endswith((".", ";", ":"))
+    if t.endswith(("?", "...", "…", ":")) or len(re.findall(r"[^\W\d_]+", t)) < 3:
+        return True  # a question, a text cut off, the lead-in of a list without its items, a line's tail
+    if "|" in t or not t.rstrip("\"'”’)»").endswith((".", "!", ";")):
+        return True  # a table row copied as a sentence; a heading or clause without its end ("Trong thời hạn …")
+    return False
 
 
 P_YES_THRESHOLD = 0.75
