@@ -63,6 +63,11 @@ def topic_keys(question: str) -> set[str]:
     return {k for k in short_keys(question) if not UNIT.fullmatch(k) and k not in {"long", "lau", "bao"}}
 
 
+def topic_left_out(question: str, text: str) -> int:
+    """How many of the question's topic words (``topic_keys``) ``text`` never says."""
+    return len(topic_keys(question) - short_keys(text))
+
+
 def coverage(query: str, text: str) -> float:
     """How much of ``query`` the ``text`` holds: the mean of the shares of its content words and
     of its word pairs found in ``text``. Pairs matter for Vietnamese, where single syllables

@@ -22,7 +22,7 @@ from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
 from citewise.judge.qtype import answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words, one_line
 from citewise.textmatch import UNIT as _UNIT
-from citewise.textmatch import coverage
+from citewise.textmatch import coverage, topic_left_out
 from citewise.textmatch import short_keys as _keys
 from citewise.textmatch import topic_keys as _topic
 
@@ -225,10 +225,9 @@ def _focused(question: str, cands: list[_Candidate]) -> list[_Candidate]:
     top = max(cands, key=lambda c: c.relevance, default=None)
     if top is None:
         return cands
-    topic = _topic(question)
 
     def missing(c: _Candidate) -> int:
-        return len(topic - _keys(f"{c.fragment.evidence.chunk.header} {c.text}"))
+        return topic_left_out(question, f"{c.fragment.evidence.chunk.header} {c.text}")
 
     out = []
     for c in cands:

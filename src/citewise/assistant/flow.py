@@ -23,7 +23,7 @@ from citewise.redact import keep
 from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import LOOKUP_WORDS, Evidence, SearchResult
 from citewise.settings import AnswerSettings
-from citewise.textmatch import short_keys, topic_keys
+from citewise.textmatch import topic_left_out
 from citewise.verify.entailment import LlamaCppJudge
 from citewise.verify.records import Citation
 from citewise.verify.references import render_references
@@ -366,13 +366,12 @@ def lead_with_focus(question: str, fragments: list[Fragment]) -> list[Fragment]:
     k = next((i for i, f in enumerate(fragments) if f.focus is not None), 0)
     if k == 0:
         return fragments
-    topic = topic_keys(question)
     lead, first = fragments[k], fragments[0]
     assert lead.focus is not None
     base = lead.evidence.char_start
     sentence = lead.text[lead.focus[0] - base : lead.focus[1] - base]
-    if len(topic - short_keys(f"{lead.evidence.chunk.header} {sentence}")) > len(
-        topic - short_keys(f"{first.evidence.chunk.header} {first.text}")
+    if topic_left_out(question, f"{lead.evidence.chunk.header} {sentence}") > topic_left_out(
+        question, f"{first.evidence.chunk.header} {first.text}"
     ):
         return fragments
     order = [lead, *fragments[:k], *fragments[k + 1 :]]
