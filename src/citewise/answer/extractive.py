@@ -39,20 +39,22 @@ TABLE = "{} — {}: {}."
 """The direct answer read from a table: row, column, value, each as the table writes it (both languages), but
 for a unit the column names in brackets, which goes with the value ("Excess (USD)", "250" -> "Excess: USD 250")."""
 _COLUMN_UNIT = re.compile(r"(?P<name>.*?\S)\s*\((?P<unit>[^()]{1,12})\)\s*$")
-_UNIT_BEFORE = re.compile(r"^(?:usd|eur|gbp|us\$|\$|€|£)$", re.I)
-_UNIT_AFTER = re.compile(r"^(?:vnd|vnđ|đồng|%|days?|months?|years?|hours?|ngày|tháng|năm|giờ)$", re.I)
+_CURRENCY_BEFORE = {"usd", "eur", "gbp", "us$", "$", "€", "£"}
+_CURRENCY_AFTER = {"vnd", "vnđ", "đồng", "%"}
 
 
 def table_statement(row: str, column: str, value: str) -> str:
     """The table answer's text, the column's bracketed unit put with the value when it is a currency or a unit
-    of time ("Buildings — Excess: USD 250.", "Nhà — Mức khấu trừ: 2.000.000 đồng.")."""
+    of time and the value does not already say it ("Buildings — Excess: USD 250.", "Nhà — Mức khấu trừ:
+    2.000.000 đồng.")."""
     m = _COLUMN_UNIT.fullmatch(column)
-    if m and any(ch.isdigit() for ch in value) and not _UNIT_BEFORE.search(value) and not _UNIT_AFTER.search(value):
+    if m and any(ch.isdigit() for ch in value):
         unit = m.group("unit").strip()
-        if _UNIT_BEFORE.match(unit):
-            return TABLE.format(row, m.group("name"), f"{unit} {value}")
-        if _UNIT_AFTER.match(unit):
-            return TABLE.format(row, m.group("name"), f"{value}{'' if unit == '%' else ' '}{unit}")
+        if unit.lower() not in value.lower():
+            if unit.lower() in _CURRENCY_BEFORE:
+                return TABLE.format(row, m.group("name"), f"{unit} {value}")
+            if unit.lower() in _CURRENCY_AFTER or _UNIT.fullmatch(unit):
+                return TABLE.format(row, m.group("name"), f"{value}{'' if unit == '%' else ' '}{unit}")
     return TABLE.format(row, column, value)
 
 

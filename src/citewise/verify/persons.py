@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 
 @dataclass(frozen=True)
 class _Person:
     pronouns: re.Pattern[str]
     nouns: re.Pattern[str]
-    heads: re.Pattern[str]
     subject: str
     possessive: str
 
@@ -35,11 +33,10 @@ def _words(forms: str) -> str:
     return "|".join(sorted((re.escape(f) for f in forms.split(",")), key=len, reverse=True))
 
 
-def _person(pronouns: str, nouns: str, heads: str, subject: str, possessive: str) -> _Person:
+def _person(pronouns: str, nouns: str, subject: str, possessive: str) -> _Person:
     return _Person(
         re.compile(rf"(?<!\w)(?:{_words(pronouns)})(?!\w)", re.I),
         re.compile(rf"(?<!\w)(?:the\s+)?(?:{_words(nouns)})(?P<pos>['’]s)?(?!\w)", re.I),
-        re.compile(rf"(?<!\w)(?:{_words(heads)})(?!\w)", re.I),
         subject,
         possessive,
     )
@@ -50,14 +47,12 @@ _PERSONS: dict[str, tuple[_Person, _Person]] = {
         _person(
             "we,us,our,ours",
             "insurance company,insurer,company,underwriter,insurers",
-            "insurer,insurers,company,underwriter",
             "we",
             "our",
         ),
         _person(
             "you,your,yours",
             "insured person,insured,policyholder,policy holder,policy-holder,policyowner",
-            "insured,policyholder,policy holder,policy-holder,policyowner",
             "you",
             "your",
         ),
@@ -66,13 +61,11 @@ _PERSONS: dict[str, tuple[_Person, _Person]] = {
         _person(
             "chúng tôi",
             "công ty bảo hiểm,doanh nghiệp bảo hiểm,công ty,nhà bảo hiểm",
-            "công ty,doanh nghiệp bảo hiểm,nhà bảo hiểm",
             "chúng tôi",
             "của chúng tôi",
         ),
         _person(
             "quý khách,bạn",
-            "người được bảo hiểm,bên mua bảo hiểm,khách hàng",
             "người được bảo hiểm,bên mua bảo hiểm,khách hàng",
             "quý khách",
             "của quý khách",
@@ -81,17 +74,16 @@ _PERSONS: dict[str, tuple[_Person, _Person]] = {
 }
 
 
-def _first(pattern: re.Pattern[str], text: str) -> int | None:
+def _first(pattern: re.Pattern[str], text: str) -> int:
     m = pattern.search(text)
-    return m.start() if m else None
+    return m.start() if m else len(text)
 
 
-@lru_cache(maxsize=4096)
 def in_source_persons(claim: str, source: str) -> str:
     """``claim`` with the party nouns the source speaks of by pronoun replaced by those pronouns; unchanged
     when nothing is to be rewritten or a rewrite could hide a swap of parties (module docstring)."""
     for persons in _PERSONS.values():
-        spoken = [p for p in persons if p.pronouns.search(source) and not p.heads.search(source)]
+        spoken = [p for p in persons if p.pronouns.search(source) and not p.nouns.search(source)]
         named = [p for p in spoken if p.nouns.search(claim)]
         if not named:
             continue
@@ -99,8 +91,8 @@ def in_source_persons(claim: str, source: str) -> str:
         if both:
             if len(named) < len(persons):
                 continue  # one party named against a source speaking of two: its role is not checked here
-            src_first, src_second = (_first(p.pronouns, source) or 0 for p in persons)
-            claim_first, claim_second = (_first(p.nouns, claim) or 0 for p in persons)
+            src_first, src_second = (_first(p.pronouns, source) for p in persons)
+            claim_first, claim_second = (_first(p.nouns, claim) for p in persons)
             if (src_first < src_second) != (claim_first < claim_second):
                 continue  # named in the other order: a swap the features must see
         for p in named:

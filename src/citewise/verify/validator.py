@@ -34,11 +34,12 @@ def not_a_statement(text: str) -> bool:
     ("Điều 3. Thời hạn bảo hiểm"), or a line's tail copied alone ("Điều này.", two words). Quoted support cannot
     make it an answer."""
     t = text.strip()
-    if t.endswith(("?", "...", "…", ":")) or len(re.findall(r"[^\W\d_]+", t)) < 3:
-        return True  # a question, a text cut off, the lead-in of a list without its items, a line's tail
-    if "|" in t or not t.rstrip("\"'”’)»").endswith((".", "!", ";")):
-        return True  # a table row copied as a sentence; a heading or clause without its end ("Trong thời hạn …")
-    return False
+    return (
+        t.endswith(("?", "...", "…", ":"))  # a question, a text cut off, a list's lead-in without its items
+        or len(re.findall(r"[^\W\d_]+", t)) < 3  # a line's tail
+        or "|" in t  # a table row
+        or not t.rstrip("\"'”’)»").endswith((".", "!", ";"))  # a heading or a clause without its end
+    )
 
 
 P_YES_THRESHOLD = 0.75
