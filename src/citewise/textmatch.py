@@ -63,9 +63,48 @@ def topic_keys(question: str) -> set[str]:
     return {k for k in short_keys(question) if not UNIT.fullmatch(k) and k not in {"long", "lau", "bao"}}
 
 
+_FRAME = {
+    "duration": re.compile(
+        r"\b(?:(?:khoang )?thoi (?:han|gian)|(?:time )?(?:limit|period|frame)|deadline|timeframe|how much time)\b"
+    ),
+    "list": re.compile(
+        r"\b(?:(?:trong|o) (?:cac |nhung )?truong hop nao|(?:in|under) (?:which|what) (?:cases|"
+        r"circumstances|conditions|situations))\b"
+    ),
+}
+"""Words that name the kind of answer a question asks for, not what it is about: the "thời hạn" of "Thời hạn thông
+báo tổn thất là bao lâu?" is in every time limit of a policy, the question is about giving notice of a loss."""
+
+
+@functools.lru_cache(maxsize=1024)
+def without_frame(question: str) -> str:
+    """``question`` without the words naming the kind of answer it asks for (``_FRAME``: "thời hạn", "time limit",
+    "period" of a question asking how long), when at least two topic words remain; else ``question`` itself."""
+    frame = _FRAME.get(question_type(question))
+    if frame is None:
+        return question
+    plain = nfc(question).lower()
+    folded = fold(plain)  # one character per character: spans found here cut the question itself
+    cuts = [m.span() for m in frame.finditer(folded)]
+    if not cuts:
+        return question
+    kept, at = [], 0
+    for a, b in cuts:
+        kept.append(plain[at:a])
+        at = b
+    rest = " ".join(" ".join([*kept, plain[at:]]).split())
+    return rest if len(topic_keys(rest)) >= 2 else question
+
+
+def asked_keys(question: str) -> set[str]:
+    """What the question asks about (``topic_keys``) once the words naming the kind of answer are set aside
+    (``without_frame``)."""
+    return topic_keys(without_frame(question))
+
+
 def topic_left_out(question: str, text: str) -> int:
-    """How many of the question's topic words (``topic_keys``) ``text`` never says."""
-    return len(topic_keys(question) - short_keys(text))
+    """How many of the question's topic words (``asked_keys``) ``text`` never says."""
+    return len(asked_keys(question) - short_keys(text))
 
 
 def coverage(query: str, text: str) -> float:
@@ -117,7 +156,7 @@ _Q: list[tuple[str, re.Pattern[str]]] = [
     ("list", re.compile(r"\b(trong (?:cac |nhung )?truong hop nao|(?:in|under) (?:which|what) (?:cases|circumstances"
                         r"|conditions|situations))\b")),
     ("duration", re.compile(r"\b(how long|how many (?:business |working |calendar )?(?:days|hours|weeks|months|years)"
-                            r"|within what (?:period|time)|bao lau|may ngay|bao nhieu (?:ngay|gio|thang|nam|tuan)"
+                            r"|within what (?:period|time)|time limit|deadline|bao lau|may ngay|bao nhieu (?:ngay|gio|thang|nam|tuan)"
                             r"|thoi han|thoi gian bao|trong vong bao)\b")),
     ("amount", re.compile(r"\b(how much|what (?:is |are |was )?(?:the )?(?:maximum |minimum |total |highest |lowest )?"
                           r"(?:amount|fee|fine|premium|deductible|limit|percentage|rate|sum|cost|price|excess)"
@@ -131,7 +170,9 @@ _Q: list[tuple[str, re.Pattern[str]]] = [
     ("place", re.compile(r"\b(where|o dau|tai dau|noi nao)\b")),
     ("reason", re.compile(r"\b(why|tai sao|vi sao|ly do)\b")),
     ("list", re.compile(r"\b(what are the|which (?:are|documents|conditions|cases|rights|obligations)|list|"
-                        r"gom nhung|bao gom nhung|nhung (?:gi|truong hop nao|dieu kien nao|giay to nao)|cac truong hop)\b")),
+                        r"gom nhung|bao gom nhung|nhung (?:gi|truong hop nao|dieu kien nao|giay to nao)|cac truong hop"
+                        # steps to take: "phải làm gì khi ...", "what must I do if ..."
+                        r"|(?:phai |can )?lam gi|what (?:must|should|do|does|shall) [\w\s]{1,40} do|what steps)\b")),
     ("definition", re.compile(r"^(?:what (?:is|are|does) (?:meant by |an? |the )?[\w\s-]{1,40}(?:\?|mean)|"
                               r"define\b)|\b(la gi|nghia la gi|duoc hieu nhu the nao|hieu the nao)\b")),
     ("yes_no", re.compile(r"^(?:is|are|does|do|can|may|must|shall|should|will|has|have|was|were|am)\b|"

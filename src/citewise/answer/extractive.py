@@ -22,9 +22,9 @@ from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
 from citewise.judge.qtype import answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words, one_line
 from citewise.textmatch import UNIT as _UNIT
-from citewise.textmatch import coverage, topic_left_out
+from citewise.textmatch import asked_keys as _topic
+from citewise.textmatch import coverage, topic_left_out, without_frame
 from citewise.textmatch import short_keys as _keys
-from citewise.textmatch import topic_keys as _topic
 
 DIRECT = {
     "duration": {"en": "The period is {}.", "vi": "Thời hạn là {}."},
@@ -94,6 +94,9 @@ def states_figure_asked(question: str, sentences: list[str]) -> bool | None:
         return None
     return any(_answer_like(k, s, sp) for s in sentences for k in kinds for sp in answer_spans(k, s))
 
+
+TABLE_TYPES = frozenset(("duration", "amount", "number", "date", "yes_no", "other"))
+"""Question types a table's cell can answer: a value, or whether something is covered (with its figure)."""
 
 _LIST_LEAD = re.compile(r"(?::|\b(?:the following|as follows|sau đây|bao gồm|gồm))\s*$", re.I)
 
@@ -255,6 +258,11 @@ def _within(a: _Candidate, b: _Candidate) -> bool:
     return same and b.start <= a.start and a.end <= b.end
 
 
+def _holds(c: _Candidate, ref: str, at: int) -> bool:
+    """Whether ``c`` quotes the place ``at`` (an offset in the document) of fragment ``ref``."""
+    return c.fragment.ref == ref and c.start <= at < c.end
+
+
 def _jaccard(a: str, b: str) -> float:
     wa, wb = set(_WORD.findall(a.lower())), set(_WORD.findall(b.lower()))
     return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
@@ -280,6 +288,7 @@ class ExtractiveGenerator(Generator):
 
     def candidates(self, question: str, fragments: list[Fragment]) -> list[_Candidate]:
         out: list[_Candidate] = []
+        asked = without_frame(question)  # "thông báo tổn thất", not the "thời hạn" every time limit shares
         for fi, f in enumerate(fragments):
             if f.evidence.supporting:
                 continue
@@ -306,11 +315,14 @@ class ExtractiveGenerator(Generator):
                     e = list_end(text, e)
                     sent = text[s:e].rstrip()
                     e = s + len(sent)
-                rel = coverage(question, f"{f.evidence.chunk.header} {sent}") * 0.4 + coverage(question, sent) * 0.6
+                own = coverage(asked, sent)
+                if not own and not lead:
+                    continue  # says nothing of the question but under its heading ("a) Giấy yêu cầu bồi thường;")
+                rel = coverage(asked, f"{f.evidence.chunk.header} {sent}") * 0.4 + own * 0.6
                 if lead and e > s + len(lead):
                     # a list counts as much as its lead-in says of the question: "if you must cancel your trip
                     # because of:" is quoted whole, "the following definitions apply:" leaves its items to speak
-                    rel = (rel + coverage(question, lead)) / 2
+                    rel = (rel + coverage(asked, lead)) / 2
                 out.append(_Candidate(f, base + s, base + e, sent, rel * prior, (fi, si)))
         return _focused(question, out)
 
@@ -348,16 +360,20 @@ class ExtractiveGenerator(Generator):
         table = self.table_answer(question, fragments, lang)
         if table is not None:
             direct = [table[0]]
+            # the table's header and row stand for the whole table: quoting it too would repeat the row
+            chosen = [c for c in chosen if not any(_within(q, c) for q in table[1])]
             taken = {(c.start, c.end) for c in chosen}
             chosen.extend(c for c in table[1] if (c.start, c.end) not in taken)
         else:
             direct = self.direct_answer(question, chosen, lang, pool)
-        quoted = {(c.start, c.end) for c in chosen}
-        for sentence in direct:  # a conflicting figure's own sentence is quoted too
-            for c in pool:
-                if sentence.quote_span and c.start <= sentence.quote_span[0] < c.end and (c.start, c.end) not in quoted:
-                    chosen.append(c)
-                    quoted.add((c.start, c.end))
+        for sentence in direct:  # the sentence a stated figure comes from is quoted too (each of two in conflict)
+            if sentence.quote_span is None:
+                continue
+            at, ref = sentence.quote_span[0], sentence.markers[0]
+            if not any(_holds(c, ref, at) for c in chosen):
+                holder = min((c for c in pool if _holds(c, ref, at)), key=lambda c: c.end - c.start, default=None)
+                if holder is not None:
+                    chosen.append(holder)
         chosen.sort(key=lambda c: c.order)  # grouped by provision, in reading order
         sentences = [
             DraftSentence(" ".join(c.text.split()), [c.fragment.ref], quote_span=(c.start, c.end)) for c in chosen
@@ -374,6 +390,8 @@ class ExtractiveGenerator(Generator):
         """The cell of a table in the fragments (best ranked first) that the question names by row and column: a
         direct answer cited to its row, and the header and the row as quotes. Every fragment is looked at, not only
         those of the sentences chosen by word overlap: a row read alone shares few words with the question."""
+        if question_type(question) not in TABLE_TYPES:
+            return None  # "what must I do when my baggage is lost?" (steps) is not answered by the baggage row's sum
         kinds = _kinds(question)
         for fi, f in enumerate(fragments):
             if f.evidence.supporting:

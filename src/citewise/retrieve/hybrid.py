@@ -23,6 +23,7 @@ from citewise.retrieve.fusion import fuse
 from citewise.retrieve.query import analyze
 from citewise.retrieve.ranker import FEATURES, LearnedRanker, RankInputs, TermsCache, candidate_features, reorder
 from citewise.retrieve.records import LOOKUP_WORDS, Evidence, QueryAnalysis, RankerScore, SearchResult
+from citewise.retrieve.repeats import drop_repeats
 from citewise.retrieve.strength import limits, measure
 from citewise.retrieve.wording import rewrite
 from citewise.settings import RetrieveSettings
@@ -193,7 +194,7 @@ class Retriever:
             self._rerank(analysis.question, analysis.refs, evidence)
             timings["rerank"] = (self.clock() - t5) * 1000
         evidence.sort(key=lambda e: -e.score)
-        evidence = merge_windows(evidence)[:k]
+        evidence = drop_repeats(merge_windows(evidence))[:k]
         if qvec is not None:
             for ref, cos in self.store.vector_scores(
                 qvec, [(e.chunk.doc_id, e.chunk.chunk_id) for e in evidence]

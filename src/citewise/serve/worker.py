@@ -242,6 +242,12 @@ class Worker:
                 job.errors = [{"file": "", "error": str(e), "kind": type(e).__name__}]
                 job.message, job.error, job.finished_at = str(e), e, _now()
                 job.status = "failed"
+            except Exception as e:  # a fault of ours: the job fails and says so, it never stays "running"
+                log.exception("indexing upload job %s failed", job.job)
+                failure = StoreError(f"indexing failed: {type(e).__name__}: {e}")
+                job.errors = [{"file": "", "error": str(failure), "kind": type(e).__name__}]
+                job.message, job.error, job.finished_at = str(failure), failure, _now()
+                job.status = "failed"
             else:
                 job.documents = [asdict(r) for r in results]
                 self.documents = len(writer.engine.store.documents())

@@ -1,0 +1,32 @@
+"""Evidence that repeats other evidence word for word: the same rules ingested twice (a .docx and its
+Markdown copy, two uploads of one circular) would otherwise fill the answer's fragments with one provision
+twice and leave the next provision out."""
+
+from __future__ import annotations
+
+from citewise.lang import fold
+from citewise.retrieve.records import Evidence
+
+
+def _key(e: Evidence) -> str:
+    return " ".join(fold(e.text).casefold().split())
+
+
+def drop_repeats(evidence: list[Evidence]) -> list[Evidence]:
+    """``evidence`` (best first) without the items whose text repeats a better-ranked item's text (compared
+    without case, diacritics or spacing differences); the item kept names where else its text is."""
+    kept: dict[str, Evidence] = {}
+    out: list[Evidence] = []
+    for e in evidence:
+        key = _key(e)
+        first = kept.get(key)
+        if first is None or not key:
+            kept.setdefault(key, e)
+            out.append(e)
+            continue
+        where = f"{e.doc_title} ({e.chunk.label})" if e.chunk.label else e.doc_title
+        also = f"same text also in: {where}"
+        if also not in first.reasons:
+            first.reasons.append(also)
+        first.pinned = first.pinned or e.pinned
+    return out
