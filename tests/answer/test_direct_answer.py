@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import citewise
-from citewise.answer.extractive import ExtractiveGenerator
+from citewise.answer.extractive import ExtractiveGenerator, list_end
 from citewise.answer.injection import addresses_the_assistant
 from citewise.answer.records import Fragment
 from citewise.index.embedder import Embedder
@@ -308,3 +308,19 @@ def test_a_sentence_saying_nothing_of_the_question_but_its_heading_is_not_quoted
     )
     assert draft.sentences[0].text == "The period is 72 hours."
     assert all("passport" not in s.text and s.text != "a) the claim form;" for s in draft.sentences)
+
+
+def test_a_list_ends_with_its_last_item_when_no_blank_line_follows() -> None:
+    # text as a PDF gives it: the paragraph after the list starts on the next line, with no blank line
+    text = (
+        "The following time limits apply to every claim:\n"
+        "(a) you must notify us of any loss within 30 days of discovering it;\n"
+        "(b) we will settle an accepted claim within 15 business days of\n"
+        "receiving the claim form.\n"
+        "If you notify us later than 30 days, we may reduce the amount we pay.\n"
+    )
+    end = text.index("claim:") + len("claim:")
+    assert text[: list_end(text, end)].rstrip().endswith("receiving the claim form.")
+    unmarked = "You may cancel because of:\nillness of you or a relative;\njury service.\nWe pay within 15 days.\n"
+    end = unmarked.index("of:") + len("of:")
+    assert unmarked[: list_end(unmarked, end)].rstrip().endswith("jury service.")

@@ -193,7 +193,8 @@ def list_end(text: str, end: int, limit: int = 1200) -> int:
         pos += len(lines[0]) + 1
         lines = lines[1:]
     taken = 0
-    for line in lines:
+    listed = False  # items marked ("(a)", "b)", "-") or closed by ";": a full stop then ends the list
+    for i, line in enumerate(lines):
         if (
             not line.strip()
             or addresses_the_assistant(line)
@@ -201,7 +202,16 @@ def list_end(text: str, end: int, limit: int = 1200) -> int:
         ):
             break
         taken += len(line) + 1
+        stripped = line.rstrip()
+        listed = listed or bool(_ITEM.match(line)) or stripped.endswith(";")
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        if listed and stripped.endswith(".") and following.strip() and not _ITEM.match(following):
+            break  # the last item; the next line is a paragraph of its own (a PDF keeps no blank line)
     return min(len(text), pos + taken) if taken else end
+
+
+_ITEM = re.compile(r"\s*(?:\(?[a-zđ]{1,2}\)|\(?[ivx]{1,4}\)|\d{1,2}\)|[-–•·*])\s")
+"""A list item's marker at the start of a line: "(a)", "b)", "(iv)", "2)", "-", "•"."""
 
 
 @dataclass
