@@ -76,16 +76,25 @@ _FRAME = {
 báo tổn thất là bao lâu?" is in every time limit of a policy, the question is about giving notice of a loss."""
 
 
+FRAME_WORDS = 4
+"""A frame naming the kind of value is the head of the question ("Thời hạn ...", "What is the time limit ..."): words
+in its first four. Further on they are what the question is about ("... khi hợp đồng không quy định thời hạn không?").
+"In which cases" / "trong trường hợp nào" asks wherever it stands."""
+_ANYWHERE = frozenset({"list"})
+
+
 @functools.lru_cache(maxsize=1024)
 def without_frame(question: str) -> str:
     """``question`` without the words naming the kind of answer it asks for (``_FRAME``: "thời hạn", "time limit",
     "period" of a question asking how long), when at least two topic words remain; else ``question`` itself."""
-    frame = _FRAME.get(question_type(question))
+    qtype = question_type(question)
+    frame = _FRAME.get(qtype)
     if frame is None:
         return question
     plain = nfc(question).lower()
     folded = fold(plain)  # one character per character: spans found here cut the question itself
-    cuts = [m.span() for m in frame.finditer(folded)]
+    head = sum(len(w) + 1 for w in folded.split()[:FRAME_WORDS])
+    cuts = [m.span() for m in frame.finditer(folded) if m.start() < head or qtype in _ANYWHERE]
     if not cuts:
         return question
     kept, at = [], 0

@@ -122,6 +122,42 @@ def test_different_time_limits_of_one_procedure_are_not_a_conflict() -> None:
     assert not any(s.text.startswith("Another states") for s in draft.sentences)
 
 
+def test_a_special_case_set_against_the_rule_is_not_a_conflict() -> None:
+    rule = _fragment(
+        "The report shall be made immediately, and in any event not later than 15 days after the provider becomes "
+        "aware of the serious incident.",
+        "F1",
+        "d1",
+    )
+    special = _fragment(
+        "Notwithstanding paragraph 2, in the event of the death of a person, the report shall be provided not later "
+        "than 10 days after the provider becomes aware of the serious incident.",
+        "F2",
+        "d2",
+    )
+    draft = ExtractiveGenerator().generate(
+        "What is the deadline for a provider to report a serious incident?", [rule, special], "en"
+    )
+    assert draft.sentences[0].text == "The period is 15 days."
+    assert not any("different figures" in s.text for s in draft.sentences)
+
+
+def test_a_time_limit_named_late_in_the_question_is_what_it_is_about() -> None:
+    # "thời hạn" heads "Thời hạn ... là bao lâu?" (the kind of answer); here it is the subject: a contract that
+    # sets no time limit
+    text = (
+        "Khi xảy ra sự kiện bảo hiểm, doanh nghiệp bảo hiểm phải bồi thường theo thời hạn đã thỏa thuận trong hợp "
+        "đồng bảo hiểm. Trường hợp không có thỏa thuận về thời hạn thì doanh nghiệp bảo hiểm phải bồi thường trong "
+        "thời hạn 15 ngày kể từ ngày nhận được đầy đủ hồ sơ hợp lệ. Thời hiệu khởi kiện về hợp đồng bảo hiểm là 03 "
+        "năm kể từ ngày phát sinh tranh chấp."
+    )
+    chunk = Chunk("d1", 0, None, "31", ["31"], "[Luật] Điều 31", text, 0, len(text), "vi", "file:///p", None, None)
+    fragment = Fragment("F1", Evidence(chunk, "Luật", 1.0, char_start=0, char_end=len(text), text=text))
+    question = "Có phải doanh nghiệp bảo hiểm có 30 ngày để bồi thường khi hợp đồng không quy định thời hạn không?"
+    draft = ExtractiveGenerator().generate(question, [fragment], "vi")
+    assert any("15 ngày" in s.text for s in draft.sentences)
+
+
 def test_a_provision_number_is_never_the_figure_asked_for() -> None:
     text = "Harbour Club Rules\nRule 2. Guests\nEach member may bring at most 3 guests per visit to the harbour club."
     draft = ExtractiveGenerator().generate("How many guests may a member bring?", [_fragment(text)], "en")

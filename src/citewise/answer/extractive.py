@@ -161,7 +161,13 @@ def _figures(text: str) -> set[str]:
     return set(_DIGITS.findall(text))
 
 
-_EXCEPTION = re.compile(r"\b(?:except|unless|other than|save where)\b|tr[ừu] tr[ưu][ờo]ng h[ợo]p|ngo[ạa]i tr[ừu]", re.I)
+_EXCEPTION = re.compile(
+    r"\b(?:except|unless|other than|save where|notwithstanding|by way of derogation)\b"
+    r"|tr[ừu] tr[ưu][ờo]ng h[ợo]p|ngo[ạa]i tr[ừu]|kh[ôo]ng ph[ụu] thu[ộo]c v[àa]o",
+    re.I,
+)
+"""A rule and the special case it sets against another ("Notwithstanding paragraph 2, in the event of the death of
+a person, ... not later than 10 days") are no conflict of figures."""
 
 
 def _same_statement(question: str, lang: str, a: _Candidate, b: _Candidate, value_a: str, value_b: str) -> bool:
