@@ -4,23 +4,19 @@ twice and leave the next provision out."""
 
 from __future__ import annotations
 
-from citewise.lang import fold
 from citewise.retrieve.records import Evidence
 
 
-def _key(e: Evidence) -> str:
-    return " ".join(fold(e.text).casefold().split())
-
-
 def drop_repeats(evidence: list[Evidence]) -> list[Evidence]:
-    """``evidence`` (best first) without the items whose text repeats a better-ranked item's text (compared
-    without case, diacritics or spacing differences); the item kept names where else its text is."""
+    """``evidence`` (best first) without the items whose text repeats a better-ranked item's text word for word
+    (spacing aside; ingest has already put the text in one Unicode form); the item kept names where else its text
+    is."""
     kept: dict[str, Evidence] = {}
     out: list[Evidence] = []
     for e in evidence:
-        key = _key(e)
-        first = kept.get(key)
-        if first is None or not key:
+        key = " ".join(e.text.split())
+        first = kept.get(key) if key else None
+        if first is None:
             kept.setdefault(key, e)
             out.append(e)
             continue
