@@ -360,3 +360,16 @@ def test_a_list_ends_with_its_last_item_when_no_blank_line_follows() -> None:
     unmarked = "You may cancel because of:\nillness of you or a relative;\njury service.\nWe pay within 15 days.\n"
     end = unmarked.index("of:") + len("of:")
     assert unmarked[: list_end(unmarked, end)].rstrip().endswith("jury service.")
+
+
+def test_the_limit_column_answers_how_much_a_policy_pays(cw) -> None:  # type: ignore[no-untyped-def]
+    # the summary of benefits has a limit and an excess per row: "how much will it pay" asks for the limit; the
+    # evacuation cover's USD 100,000 is another benefit, not a conflicting figure; the list of what the medical
+    # cover includes is quoted with its lead-in, not item by item
+    answer = cw.ask("How much will the travel policy pay for emergency medical expenses?")
+    assert answer.sentences[0].text == "Medical expenses — Maximum amount: USD 50,000."
+    assert not any("different figures" in s.text for s in answer.sentences)
+    assert any(s.text.startswith("We will pay up to USD 50,000 per insured person") for s in answer.sentences)
+    assert not any(s.text.startswith("hospital, surgical") for s in answer.sentences)
+    excess = cw.ask("What is the excess for a medical expenses claim on the travel policy?")
+    assert excess.sentences[0].text == "Medical expenses — Excess: USD 100."

@@ -47,8 +47,9 @@ def test_the_row_and_the_column_named_give_the_cell_and_its_spans() -> None:
 def test_ambiguity_makes_no_answer() -> None:
     # two rows named alike: the buildings row and the subsidence row
     assert find_cell("What is the excess for a buildings claim caused by subsidence?", SCHEDULE, ["amount"]) is None
-    # a row but no column, and two columns holding figures
-    assert find_cell("How much for contents?", SCHEDULE, ["amount"]) is None
+    # a row but no column, and two columns holding figures, neither of them the excess the insured bears
+    two_limits = "Cover | Limit per item (USD) | Limit per trip (USD)\nBaggage | 500 | 2,500\nGadgets | 300 | 1,000\n"
+    assert find_cell("How much for baggage?", two_limits, ["amount"]) is None
     # a column but no row
     assert find_cell("What is the excess?", SCHEDULE, ["amount"]) is None
 
@@ -81,3 +82,11 @@ def test_the_port_answers_from_the_named_cell() -> None:
     judged = judge.answerable("What is the excess for a buildings claim?", evidence, "en")
     assert judged.answers(judge.threshold("en"))
     assert judged.span is not None and judged.span.text == "Buildings | 500,000 | 250"
+
+
+def test_the_excess_column_answers_only_when_named() -> None:
+    # "how much" of a cover asks what the policy pays: the limit, not the excess the insured bears
+    cell = find_cell("How much for contents?", SCHEDULE, ["amount"])
+    assert cell is not None and (cell.column, cell.value) == ("Limit (USD)", "75,000")
+    excess = find_cell("How much is the excess for contents?", SCHEDULE, ["amount"])
+    assert excess is not None and excess.value == "150"

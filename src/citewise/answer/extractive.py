@@ -13,7 +13,7 @@ is quoted with its items. Text that addresses the reader's assistant instead of 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
@@ -170,6 +170,10 @@ _EXCEPTION = re.compile(
 a person, ... not later than 10 days") are no conflict of figures."""
 
 
+RIVAL_WORDS = 3
+"""Topic words two differently worded sentences must share to be read as stating the same thing."""
+
+
 def _same_statement(question: str, lang: str, a: _Candidate, b: _Candidate, value_a: str, value_b: str) -> bool:
     """Two sentences saying the same thing but for their figures: worded alike ("within 14 days" / "within 30
     days"), or worded otherwise but about what the question asks to the same degree (a rule and the row of a
@@ -187,7 +191,9 @@ def _same_statement(question: str, lang: str, a: _Candidate, b: _Candidate, valu
         return False
     topic = _topic(question)
     in_a, in_b = topic & _keys(a.text), topic & _keys(b.text)
-    return len(in_b) >= 2 and len(in_a & in_b) >= 2 * len(in_a) / 3
+    # three topic words at least: "pay" and "medical" are shared by the medical-expenses cover and the evacuation
+    # cover of one policy, which state two limits, not one limit twice
+    return len(in_a & in_b) >= max(RIVAL_WORDS, 2 * len(in_a) / 3)
 
 
 def list_end(text: str, end: int, limit: int = 1200) -> int:
@@ -228,6 +234,10 @@ class _Candidate:
     text: str
     relevance: float
     order: tuple[int, int]
+    lead_says: float = 0.0
+    """For a list quoted with its items: how much of the question its lead-in says (0 for a sentence)."""
+    focused: bool = False
+    """Ranked first because the answerability judge found the answer in it (``_focused``)."""
 
 
 _WORD = re.compile(r"[^\W_]+")
@@ -254,7 +264,7 @@ def _focused(question: str, cands: list[_Candidate]) -> list[_Candidate]:
     for c in cands:
         focus = c.fragment.focus
         if focus is not None and c.start < focus[1] and focus[0] < c.end and missing(c) <= missing(top):
-            c = _Candidate(c.fragment, c.start, c.end, c.text, max(c.relevance, top.relevance) * FOCUS, c.order)
+            c = replace(c, relevance=max(c.relevance, top.relevance) * FOCUS, focused=True)
         out.append(c)
     return out
 
@@ -272,6 +282,21 @@ def _within(a: _Candidate, b: _Candidate) -> bool:
     """Whether ``a``'s span lies inside ``b``'s, in the same document."""
     same = a.fragment.evidence.chunk.doc_id == b.fragment.evidence.chunk.doc_id
     return same and b.start <= a.start and a.end <= b.end
+
+
+def _with_their_lists(chosen: list[_Candidate], cands: list[_Candidate]) -> list[_Candidate]:
+    """``chosen`` with each list item replaced by its list when the list's lead-in says something of the question
+    ("We will pay up to USD 50,000 ... including:" for "hospital, surgical and medical treatment fees;"): an item
+    read alone does not say what it is an item of. A lead-in that says nothing of it ("the following definitions
+    apply:") leaves the item alone."""
+    out: list[_Candidate] = []
+    for c in chosen:
+        holder = next((x for x in cands if x.lead_says > 0 and x is not c and _within(c, x)), None)
+        c = holder or c
+        if not any(c is x or _within(c, x) for x in out):
+            out = [x for x in out if not _within(x, c)]
+            out.append(c)
+    return out
 
 
 def _holds(c: _Candidate, ref: str, at: int) -> bool:
@@ -339,7 +364,8 @@ class ExtractiveGenerator(Generator):
                     # a list counts as much as its lead-in says of the question: "if you must cancel your trip
                     # because of:" is quoted whole, "the following definitions apply:" leaves its items to speak
                     rel = (rel + coverage(asked, lead)) / 2
-                out.append(_Candidate(f, base + s, base + e, sent, rel * prior, (fi, si)))
+                says = coverage(asked, lead) if lead and e > s + len(lead) else 0.0
+                out.append(_Candidate(f, base + s, base + e, sent, rel * prior, (fi, si), says))
         return _focused(question, out)
 
     def generate(
@@ -351,10 +377,12 @@ class ExtractiveGenerator(Generator):
         on_sentence: SentenceSink | None = None,
     ) -> Draft:
         cands = self.candidates(question, fragments)
-        top = max((c.relevance for c in cands), default=0.0)
+        # the floor follows word overlap: the judge's sentence ranks first, it does not push the others out
+        top = max((c.relevance / FOCUS if c.focused else c.relevance for c in cands), default=0.0)
         floor = max(self.min_relevance, self.relative * top)
         # rivals of the direct answer's figure: a schedule row restating a rule shares few of its words
         pool = sorted((c for c in cands if c.relevance >= RIVALS * top), key=lambda c: -c.relevance)
+        everything = cands
         cands = [c for c in cands if c.relevance >= floor]
         chosen: list[_Candidate] = []
         while cands and len(chosen) < self.max_sentences:
@@ -373,6 +401,7 @@ class ExtractiveGenerator(Generator):
             chosen.append(best)
         if not chosen:
             return Draft([], self.name, refused=True)
+        chosen = _with_their_lists(chosen, everything)
         table = self.table_answer(question, fragments, lang)
         if table is not None:
             direct = [table[0]]

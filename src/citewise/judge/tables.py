@@ -21,6 +21,10 @@ KINDS_ASKED = {"number": ["amount", "duration", "number"], "amount": ["amount"],
 """Kinds of value looked for, in order, per question type ("bao nhiêu" asks for an amount as often as a count)."""
 
 
+_DEDUCTIBLE = re.compile(r"\b(?:excess(?:es)?|deductibles?|franchise|mức khấu trừ|khấu trừ|miễn thường)\b", re.I)
+"""Words naming the part of a claim the insured bears: such a column answers only a question that names it."""
+
+
 @dataclass(frozen=True)
 class Cell:
     """A table's answer: the row's first cell, the column's header, the value, with spans in the text."""
@@ -117,6 +121,9 @@ def find_cell(question: str, text: str, kinds: list[str], min_row_words: int = 1
         chosen = [j for j in columns if by_header[j] == best] if best else []
         if len(chosen) != 1:  # no header named (or two alike): the one column holding the kind asked for
             valued = [j for j in (chosen or columns) if holds_value(cell(row, j), kinds)]
+            if len(valued) > 1 and not _DEDUCTIBLE.search(question):
+                # "how much will the policy pay": the limit, never the excess the insured bears, unless named
+                valued = [j for j in valued if not _DEDUCTIBLE.search(cell(header, j))]
             chosen = valued if len(valued) == 1 else []
         if len(chosen) != 1:
             continue
