@@ -373,3 +373,14 @@ def test_the_limit_column_answers_how_much_a_policy_pays(cw) -> None:  # type: i
     assert not any(s.text.startswith("hospital, surgical") for s in answer.sentences)
     excess = cw.ask("What is the excess for a medical expenses claim on the travel policy?")
     assert excess.sentences[0].text == "Medical expenses — Excess: USD 100."
+
+
+def test_title_lines_run_into_a_sentence_are_not_quoted() -> None:
+    text = (
+        "Harbourview Mutual Home Insurance Policy\nPolicy wording HM-2025/04\nEffective date: 1 January 2025\n"
+        "This document is the policy wording for Harbourview Mutual home insurance. You may cancel this policy at any\n"
+        "time by telling us in writing.\n"
+    )
+    draft = ExtractiveGenerator().generate("Can I cancel my home insurance policy?", [_fragment(text)], "en")
+    assert draft.sentences and all("Effective date" not in s.text for s in draft.sentences)
+    assert draft.sentences[0].text == "This document is the policy wording for Harbourview Mutual home insurance."

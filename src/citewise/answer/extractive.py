@@ -278,6 +278,23 @@ def _heading(sentence: str) -> bool:
     return "\n" not in t and len(t) < 120 and not t.endswith(_CLOSING) and len(_WORD.findall(t)) < 12
 
 
+def _past_heading_lines(text: str, s: int, e: int) -> int:
+    """Where the sentence ``text[s:e]`` starts once title lines run into it are left out ("Harbourview Mutual
+    Home Insurance Policy / Policy wording HM-2025/04 / Effective date: 1 January 2025 / This document is ...": the
+    lines have no full stop, so the sentence splitter reads them as one sentence)."""
+    while True:
+        nl = text.find("\n", s, e)
+        rest = text[nl + 1 : e].lstrip() if nl >= 0 else ""
+        # a title line is short and the next line starts anew; a line of wrapped text runs to the margin and goes on
+        if nl < 0 or nl - s >= TITLE_LINE or not _heading(text[s:nl]) or not rest[:1].isupper():
+            return s
+        s = nl + 1
+
+
+TITLE_LINE = 70
+"""Characters a title line has at most when it runs into a sentence (wrapped lines of a page are longer)."""
+
+
 def _within(a: _Candidate, b: _Candidate) -> bool:
     """Whether ``a``'s span lies inside ``b``'s, in the same document."""
     same = a.fragment.evidence.chunk.doc_id == b.fragment.evidence.chunk.doc_id
@@ -343,6 +360,8 @@ class ExtractiveGenerator(Generator):
                     e = len(text[s:cut].rstrip()) + s
                     if e <= s:
                         continue
+                if s == 0:  # a document's title block runs into its first sentence
+                    s = _past_heading_lines(text, s, e)
                 sent = text[s:e]
                 if (s == 0 and 0 <= first_line_end <= e and len(sent) < 160 and "\n" not in sent) or _heading(sent):
                     continue  # a heading line ("Điều 9. Thông báo tổn thất", "Personal data breaches and fines")
