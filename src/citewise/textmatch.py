@@ -68,7 +68,7 @@ _FRAME = {
         r"\b(?:(?:khoang )?thoi (?:han|gian)|(?:time )?(?:limit|period|frame)|deadline|timeframe|how much time)\b"
     ),
     "list": re.compile(
-        r"\b(?:(?:trong|o) (?:cac |nhung )?truong hop nao|(?:in|under) (?:which|what) (?:cases|"
+        r"\b(?:(?:(?:trong|o) )?(?:cac |nhung )?truong hop nao|(?:in|under) (?:which|what) (?:cases|"
         r"circumstances|conditions|situations))\b"
     ),
 }

@@ -384,3 +384,16 @@ def test_title_lines_run_into_a_sentence_are_not_quoted() -> None:
     draft = ExtractiveGenerator().generate("Can I cancel my home insurance policy?", [_fragment(text)], "en")
     assert draft.sentences and all("Effective date" not in s.text for s in draft.sentences)
     assert draft.sentences[0].text == "This document is the policy wording for Harbourview Mutual home insurance."
+
+
+def test_a_lead_in_followed_by_numbered_items_keeps_them_as_its_list() -> None:
+    text = (
+        "Điều 8. Loại trừ bảo hiểm\nCông ty không chịu trách nhiệm bồi thường đối với:\n"
+        "1. Tổn thất do chiến tranh, khủng bố.\n2. Hao mòn tự nhiên, mục nát, mối mọt của công\ntrình.\n"
+        "3. Tổn thất khi nhà ở bị bỏ trống trên 60 ngày.\nĐiều 9. Thông báo tổn thất\n"
+    )
+    end = text.index("đối với:") + len("đối với:")
+    assert text[: list_end(text, end)].rstrip().endswith("bỏ trống trên 60 ngày.")
+    clause = "Điều 5. Phạm vi\n1. Công ty bồi thường tổn thất do cháy, nổ:\na) cháy;\nb) nổ.\n2. Tổn thất do lũ lụt.\n"
+    end = clause.index("cháy, nổ:") + len("cháy, nổ:")
+    assert clause[: list_end(clause, end)].rstrip().endswith("b) nổ.")  # "2." is the next clause here

@@ -206,24 +206,29 @@ def list_end(text: str, end: int, limit: int = 1200) -> int:
         lines = lines[1:]
     taken = 0
     listed = False  # items marked ("(a)", "b)", "-") or closed by ";": a full stop then ends the list
+    # "... đối với:" then "1. ...", "2. ...": numbered lines are the list's items, not the next clause
+    item = _NUMBERED if lines and _FIRST_NUMBER.match(lines[0]) else _ITEM
     for i, line in enumerate(lines):
         if (
             not line.strip()
             or addresses_the_assistant(line)
-            or re.match(r"\s*(?:\d+\.\s|Điều\s|Article\s|Section\s|\d+(?:\.\d+)+\s)", line)
+            or (item is _ITEM and re.match(r"\s*\d+\.\s", line))
+            or re.match(r"\s*(?:Điều\s|Article\s|Section\s|\d+(?:\.\d+)+\s)", line)
         ):
             break
         taken += len(line) + 1
         stripped = line.rstrip()
-        listed = listed or bool(_ITEM.match(line)) or stripped.endswith(";")
+        listed = listed or bool(item.match(line)) or stripped.endswith(";")
         following = lines[i + 1] if i + 1 < len(lines) else ""
-        if listed and stripped.endswith(".") and following.strip() and not _ITEM.match(following):
+        if listed and stripped.endswith(".") and following.strip() and not item.match(following):
             break  # the last item; the next line is a paragraph of its own (a PDF keeps no blank line)
     return min(len(text), pos + taken) if taken else end
 
 
 _ITEM = re.compile(r"\s*(?:\(?[a-zđ]{1,2}\)|\(?[ivx]{1,4}\)|\d{1,2}\)|[-–•·*])\s")
 """A list item's marker at the start of a line: "(a)", "b)", "(iv)", "2)", "-", "•"."""
+_NUMBERED = re.compile(r"\s*\d{1,2}[.)]\s")
+_FIRST_NUMBER = re.compile(r"\s*1[.)]\s")
 
 
 @dataclass
