@@ -63,14 +63,14 @@ def topic_keys(question: str) -> set[str]:
     return {k for k in short_keys(question) if not UNIT.fullmatch(k) and k not in {"long", "lau", "bao"}}
 
 
+_IN_WHICH_CASES = r"(?:in|under) (?:which|what) (?:cases|circumstances|conditions|situations)"
+"""Asks for the conditions of a rule (question type ``list``, and the frame of such a question)."""
+
 _FRAME = {
     "duration": re.compile(
         r"\b(?:(?:khoang )?thoi (?:han|gian)|(?:time )?(?:limit|period|frame)|deadline|timeframe|how much time)\b"
     ),
-    "list": re.compile(
-        r"\b(?:(?:(?:trong|o) )?(?:cac |nhung )?truong hop nao|(?:in|under) (?:which|what) (?:cases|"
-        r"circumstances|conditions|situations))\b"
-    ),
+    "list": re.compile(rf"\b(?:(?:(?:trong|o) )?(?:cac |nhung )?truong hop nao|{_IN_WHICH_CASES})\b"),
 }
 """Words that name the kind of answer a question asks for, not what it is about: the "thời hạn" of "Thời hạn thông
 báo tổn thất là bao lâu?" is in every time limit of a policy, the question is about giving notice of a loss."""
@@ -162,8 +162,7 @@ TYPES = ("duration", "amount", "number", "date", "party", "place", "yes_no", "de
 _Q: list[tuple[str, re.Pattern[str]]] = [
     # "in which cases" asks for conditions whatever it names: "Phí bảo hiểm được hoàn lại trong trường hợp nào?"
     # is no amount, "Thời hạn được kéo dài trong trường hợp nào?" no duration
-    ("list", re.compile(r"\b(trong (?:cac |nhung )?truong hop nao|(?:in|under) (?:which|what) (?:cases|circumstances"
-                        r"|conditions|situations))\b")),
+    ("list", re.compile(rf"\b(trong (?:cac |nhung )?truong hop nao|{_IN_WHICH_CASES})\b")),
     ("duration", re.compile(r"\b(how long|how many (?:business |working |calendar )?(?:days|hours|weeks|months|years)"
                             r"|within what (?:period|time)|time limit|deadline|bao lau|may ngay|bao nhieu (?:ngay|gio|thang|nam|tuan)"
                             r"|thoi han|thoi gian bao|trong vong bao)\b")),

@@ -47,8 +47,10 @@ def test_a_list_is_quoted_with_its_items(cw) -> None:  # type: ignore[no-untyped
     assert "dog" not in answer.text.lower()
 
 
-def _fragment(text: str, short: str = "F1", doc: str = "d1") -> Fragment:
-    chunk = Chunk(doc, 0, None, "4.2", ["4.2"], "[Policy] 4.2", text, 0, len(text), "en", "file:///p", None, None)
+def _fragment(
+    text: str, short: str = "F1", doc: str = "d1", header: str = "[Policy] 4.2", lang: str = "en"
+) -> Fragment:
+    chunk = Chunk(doc, 0, None, "4.2", ["4.2"], header, text, 0, len(text), lang, "file:///p", None, None)
     return Fragment(short, Evidence(chunk, "Policy", 1.0, char_start=0, char_end=len(text), text=text))
 
 
@@ -151,8 +153,7 @@ def test_a_time_limit_named_late_in_the_question_is_what_it_is_about() -> None:
         "thời hạn 15 ngày kể từ ngày nhận được đầy đủ hồ sơ hợp lệ. Thời hiệu khởi kiện về hợp đồng bảo hiểm là 03 "
         "năm kể từ ngày phát sinh tranh chấp."
     )
-    chunk = Chunk("d1", 0, None, "31", ["31"], "[Luật] Điều 31", text, 0, len(text), "vi", "file:///p", None, None)
-    fragment = Fragment("F1", Evidence(chunk, "Luật", 1.0, char_start=0, char_end=len(text), text=text))
+    fragment = _fragment(text, header="[Luật] Điều 31", lang="vi")
     question = "Có phải doanh nghiệp bảo hiểm có 30 ngày để bồi thường khi hợp đồng không quy định thời hạn không?"
     draft = ExtractiveGenerator().generate(question, [fragment], "vi")
     assert any("15 ngày" in s.text for s in draft.sentences)
@@ -336,14 +337,18 @@ def test_a_sentence_saying_nothing_of_the_question_but_its_heading_is_not_quoted
         "a) the claim form;\nb) a copy of the passport.\n"
         "4. The insured must notify the assistance unit of a hospital admission within 72 hours."
     )
-    chunk = Chunk("d1", 0, None, "8", ["8"], "[Rules] Article 8. Notice of hospital admission and claim documents",
-                  text, 0, len(text), "en", "file:///p", None, None)  # fmt: skip
-    fragment = Fragment("F1", Evidence(chunk, "Rules", 1.0, char_start=0, char_end=len(text), text=text))
+    fragment = _fragment(text, header="[Rules] Article 8. Notice of hospital admission and claim documents")
     draft = ExtractiveGenerator().generate(
         "How long do I have to give notice of a hospital admission?", [fragment], "en"
     )
     assert draft.sentences[0].text == "The period is 72 hours."
     assert all("passport" not in s.text and s.text != "a) the claim form;" for s in draft.sentences)
+
+
+def _listed(text: str, lead: str) -> str:
+    """``text`` up to the end of the list that ``lead`` (its lead-in's last words) leads into."""
+    end = text.index(lead) + len(lead)
+    return text[: list_end(text, end)].rstrip()
 
 
 def test_a_list_ends_with_its_last_item_when_no_blank_line_follows() -> None:
@@ -355,11 +360,9 @@ def test_a_list_ends_with_its_last_item_when_no_blank_line_follows() -> None:
         "receiving the claim form.\n"
         "If you notify us later than 30 days, we may reduce the amount we pay.\n"
     )
-    end = text.index("claim:") + len("claim:")
-    assert text[: list_end(text, end)].rstrip().endswith("receiving the claim form.")
+    assert _listed(text, "claim:").endswith("receiving the claim form.")
     unmarked = "You may cancel because of:\nillness of you or a relative;\njury service.\nWe pay within 15 days.\n"
-    end = unmarked.index("of:") + len("of:")
-    assert unmarked[: list_end(unmarked, end)].rstrip().endswith("jury service.")
+    assert _listed(unmarked, "of:").endswith("jury service.")
 
 
 def test_the_limit_column_answers_how_much_a_policy_pays(cw) -> None:  # type: ignore[no-untyped-def]
@@ -392,8 +395,6 @@ def test_a_lead_in_followed_by_numbered_items_keeps_them_as_its_list() -> None:
         "1. Tổn thất do chiến tranh, khủng bố.\n2. Hao mòn tự nhiên, mục nát, mối mọt của công\ntrình.\n"
         "3. Tổn thất khi nhà ở bị bỏ trống trên 60 ngày.\nĐiều 9. Thông báo tổn thất\n"
     )
-    end = text.index("đối với:") + len("đối với:")
-    assert text[: list_end(text, end)].rstrip().endswith("bỏ trống trên 60 ngày.")
+    assert _listed(text, "đối với:").endswith("bỏ trống trên 60 ngày.")
     clause = "Điều 5. Phạm vi\n1. Công ty bồi thường tổn thất do cháy, nổ:\na) cháy;\nb) nổ.\n2. Tổn thất do lũ lụt.\n"
-    end = clause.index("cháy, nổ:") + len("cháy, nổ:")
-    assert clause[: list_end(clause, end)].rstrip().endswith("b) nổ.")  # "2." is the next clause here
+    assert _listed(clause, "cháy, nổ:").endswith("b) nổ.")  # "2." is the next clause here

@@ -23,7 +23,7 @@ from citewise.judge.qtype import answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words, one_line
 from citewise.textmatch import UNIT as _UNIT
 from citewise.textmatch import asked_keys as _topic
-from citewise.textmatch import coverage, topic_left_out, without_frame
+from citewise.textmatch import covered, query_terms, topic_left_out, without_frame
 from citewise.textmatch import short_keys as _keys
 
 DIRECT = {
@@ -351,7 +351,7 @@ class ExtractiveGenerator(Generator):
 
     def candidates(self, question: str, fragments: list[Fragment]) -> list[_Candidate]:
         out: list[_Candidate] = []
-        asked = without_frame(question)  # "thông báo tổn thất", not the "thời hạn" every time limit shares
+        asked = query_terms(without_frame(question))  # "thông báo tổn thất", not the "thời hạn" all time limits share
         for fi, f in enumerate(fragments):
             if f.evidence.supporting:
                 continue
@@ -380,15 +380,16 @@ class ExtractiveGenerator(Generator):
                     e = list_end(text, e)
                     sent = text[s:e].rstrip()
                     e = s + len(sent)
-                own = coverage(asked, sent)
+                own = covered(asked, sent)
                 if not own and not lead:
                     continue  # says nothing of the question but under its heading ("a) Giấy yêu cầu bồi thường;")
-                rel = coverage(asked, f"{f.evidence.chunk.header} {sent}") * 0.4 + own * 0.6
+                rel = covered(asked, f"{f.evidence.chunk.header} {sent}") * 0.4 + own * 0.6
+                says = 0.0
                 if lead and e > s + len(lead):
                     # a list counts as much as its lead-in says of the question: "if you must cancel your trip
                     # because of:" is quoted whole, "the following definitions apply:" leaves its items to speak
-                    rel = (rel + coverage(asked, lead)) / 2
-                says = coverage(asked, lead) if lead and e > s + len(lead) else 0.0
+                    says = covered(asked, lead)
+                    rel = (rel + says) / 2
                 out.append(_Candidate(f, base + s, base + e, sent, rel * prior, (fi, si), says))
         return _focused(question, out)
 

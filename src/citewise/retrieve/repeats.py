@@ -17,7 +17,7 @@ def drop_repeats(evidence: list[Evidence]) -> list[Evidence]:
         key = " ".join(e.text.split())
         first = kept.get(key) if key else None
         if first is None:
-            kept.setdefault(key, e)
+            kept[key] = e
             out.append(e)
             continue
         where = f"{e.doc_title} ({e.chunk.label})" if e.chunk.label else e.doc_title

@@ -115,6 +115,12 @@ class Job:
         return out
 
 
+def _fail(job: Job, error: IngestError | StoreError, message: str, errors: list[dict[str, str]]) -> None:
+    """Mark ``job`` failed, its status set last (a client polling it sees everything else already set)."""
+    job.errors, job.message, job.error, job.finished_at = errors, message, error, _now()
+    job.status = "failed"
+
+
 class Worker:
     def __init__(
         self,
@@ -235,19 +241,14 @@ class Worker:
             try:
                 results: list[UploadedDocument] = writer.uploads.index(staged)
             except UploadRejected as e:
-                job.errors = [{"file": x.source or "", "error": x.reason, "kind": type(x).__name__} for x in e.errors]
-                job.message, job.error, job.finished_at = e.reason, e, _now()
-                job.status = "failed"
+                errors = [{"file": x.source or "", "error": x.reason, "kind": type(x).__name__} for x in e.errors]
+                _fail(job, e, e.reason, errors)
             except (IngestError, StoreError) as e:
-                job.errors = [{"file": "", "error": str(e), "kind": type(e).__name__}]
-                job.message, job.error, job.finished_at = str(e), e, _now()
-                job.status = "failed"
+                _fail(job, e, str(e), [{"file": "", "error": str(e), "kind": type(e).__name__}])
             except Exception as e:  # a fault of ours: the job fails and says so, it never stays "running"
                 log.exception("indexing upload job %s failed", job.job)
                 failure = StoreError(f"indexing failed: {type(e).__name__}: {e}")
-                job.errors = [{"file": "", "error": str(failure), "kind": type(e).__name__}]
-                job.message, job.error, job.finished_at = str(failure), failure, _now()
-                job.status = "failed"
+                _fail(job, failure, str(failure), [{"file": "", "error": str(failure), "kind": type(e).__name__}])
             else:
                 job.documents = [asdict(r) for r in results]
                 self.documents = len(writer.engine.store.documents())
