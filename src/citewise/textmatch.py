@@ -163,6 +163,8 @@ _Q: list[tuple[str, re.Pattern[str]]] = [
     # "in which cases" asks for conditions whatever it names: "Phí bảo hiểm được hoàn lại trong trường hợp nào?"
     # is no amount, "Thời hạn được kéo dài trong trường hợp nào?" no duration
     ("list", re.compile(rf"\b(trong (?:cac |nhung )?truong hop nao|{_IN_WHICH_CASES})\b")),
+    # steps to take, whatever the question says of when: "phải làm gì khi ...", "what must I do when ..."
+    ("list", re.compile(r"\b((?:phai |can )?lam gi|what (?:must|should|do|does|shall) [\w\s]{1,40} do|what steps)\b")),
     ("duration", re.compile(r"\b(how long|how many (?:business |working |calendar )?(?:days|hours|weeks|months|years)"
                             r"|within what (?:period|time)|time limit|deadline|bao lau|may ngay|bao nhieu (?:ngay|gio|thang|nam|tuan)"
                             r"|thoi han|thoi gian bao|trong vong bao)\b")),
@@ -178,9 +180,7 @@ _Q: list[tuple[str, re.Pattern[str]]] = [
     ("place", re.compile(r"\b(where|o dau|tai dau|noi nao)\b")),
     ("reason", re.compile(r"\b(why|tai sao|vi sao|ly do)\b")),
     ("list", re.compile(r"\b(what are the|which (?:are|documents|conditions|cases|rights|obligations)|list|"
-                        r"gom nhung|bao gom nhung|nhung (?:gi|truong hop nao|dieu kien nao|giay to nao)|cac truong hop"
-                        # steps to take: "phải làm gì khi ...", "what must I do if ..."
-                        r"|(?:phai |can )?lam gi|what (?:must|should|do|does|shall) [\w\s]{1,40} do|what steps)\b")),
+                        r"gom nhung|bao gom nhung|nhung (?:gi|truong hop nao|dieu kien nao|giay to nao)|cac truong hop)\b")),
     ("definition", re.compile(r"^(?:what (?:is|are|does) (?:meant by |an? |the )?[\w\s-]{1,40}(?:\?|mean)|"
                               r"define\b)|\b(la gi|nghia la gi|duoc hieu nhu the nao|hieu the nao)\b")),
     ("yes_no", re.compile(r"^(?:is|are|does|do|can|may|must|shall|should|will|has|have|was|were|am)\b|"
@@ -188,6 +188,15 @@ _Q: list[tuple[str, re.Pattern[str]]] = [
                           r"chua\s*\??$)")),
 ]  # fmt: skip
 
+
+_NOUNS = re.compile(
+    r"^(?:time limit|deadline|period|thoi han|phi bao hiem|so tien|muc phi|muc phat|ty le|muc boi thuong"
+    r"|muc toi da|muc toi thieu|(?:maximum|minimum) (?:amount|sum|benefit|payment|limit|fine))$"
+)
+"""Figure types' cues that are nouns naming the topic, not question words: in a yes/no question ("Thời hạn 15
+ngày có tính cả ngày nghỉ lễ không?", "Can the controller extend the response deadline?") they do not make it a
+question for a duration or an amount; "is there a deadline ...?" asks for it all the same."""
+_EXISTS = re.compile(r"^(?:is|are) there\b")
 
 _VI_ONLY = {"ai", "may"}
 """Vietnamese question words that are English words once folded ("ai" = who / "AI"; "mấy" = how many / "may")."""
@@ -199,8 +208,10 @@ def question_type(question: str) -> str:
     plain = " ".join(nfc(question).lower().split())
     q = fold(plain)  # one character per character: a match's span reads the same words with their diacritics
     english = detect_language(question) == "en"
+    yes_no = _Q[-1][1].search(q) is not None and not _EXISTS.match(q)
     for name, pattern in _Q:
-        if any(_asks(name, m, plain, english) for m in pattern.finditer(q)):
+        found = [m for m in pattern.finditer(q) if _asks(name, m, plain, english)]
+        if found and not (yes_no and all(_NOUNS.match(m.group(0).strip()) for m in found)):
             return name
     return "other"
 

@@ -32,6 +32,13 @@ from citewise.judge.qtype import VALUE_TYPES, answer_spans, holds_answer_type, q
         ("Thời hạn bảo hiểm được kéo dài trong những trường hợp nào?", "list"),
         ("Under what circumstances is the premium refunded?", "list"),
         ("Phí bảo hiểm du lịch là bao nhiêu?", "amount"),
+        # a yes/no question naming a time limit or a premium asks whether, not how long or how much
+        ("Thời hạn 15 ngày để bồi thường có tính cả ngày nghỉ lễ, Tết không?", "yes_no"),
+        ("Tôi có mua được bảo hiểm bắt buộc xe máy thời hạn 5 năm không?", "yes_no"),
+        ("Phí bảo hiểm có được hoàn lại khi hủy hợp đồng không?", "yes_no"),
+        ("Can the controller extend the response deadline by three more months?", "yes_no"),
+        ("Is there a deadline for lodging a complaint?", "duration"),
+        ("Nếu người được bảo hiểm tự tử thì trong thời hạn bao lâu doanh nghiệp không phải trả tiền?", "duration"),
     ],
 )
 def test_question_types(question: str, expected: str) -> None:
@@ -51,6 +58,8 @@ def test_a_duration_is_found_and_a_figure_without_unit_is_not_one() -> None:
 def test_a_duration_may_carry_a_word_between_figure_and_unit() -> None:
     en = "If the home is unoccupied for more than 60 consecutive days, we will not pay for theft."
     assert en[slice(*answer_spans("duration", en)[0])] == "60 consecutive days"
+    vi = "tối thiểu là 1 năm, trừ các trường hợp thời hạn bảo hiểm dưới 1 năm sau đây:"
+    assert [vi[a:b] for a, b in answer_spans("duration", vi)] == ["1 năm", "1 năm"]  # "sáu đây" is no "six day"
     other = "settled within 15 business days of receipt"
     assert other[slice(*answer_spans("duration", other)[0])] == "15 business days"
 

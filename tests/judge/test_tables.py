@@ -90,3 +90,12 @@ def test_the_excess_column_answers_only_when_named() -> None:
     assert cell is not None and (cell.column, cell.value) == ("Limit (USD)", "75,000")
     excess = find_cell("How much is the excess for contents?", SCHEDULE, ["amount"])
     assert excess is not None and excess.value == "150"
+
+
+def test_a_question_for_steps_or_a_party_is_not_answered_by_a_cell() -> None:
+    # the judge and the answer stage ask the same cell: neither takes a row's sum for the steps to take
+    assert find_cell("What must I do when my buildings are damaged?", SCHEDULE, []) is None
+    assert find_cell("Who pays the excess for a buildings claim?", SCHEDULE, []) is None
+    passages = [Passage(SCHEDULE, 0)]
+    steps = Answerability(0.1, None, "list", "features")
+    assert table_answer("What must I do when my buildings are damaged?", passages, "en", steps, 0.35) is None

@@ -95,9 +95,6 @@ def states_figure_asked(question: str, sentences: list[str]) -> bool | None:
     return any(_answer_like(k, s, sp) for s in sentences for k in kinds for sp in answer_spans(k, s))
 
 
-TABLE_TYPES = frozenset(("duration", "amount", "number", "date", "yes_no", "other"))
-"""Question types a table's cell can answer: a value, or whether something is covered (with its figure)."""
-
 _LIST_LEAD = re.compile(r"(?::|\b(?:the following|as follows|sau đây|bao gồm|gồm))\s*$", re.I)
 
 
@@ -460,8 +457,6 @@ class ExtractiveGenerator(Generator):
         """The cell of a table in the fragments (best ranked first) that the question names by row and column: a
         direct answer cited to its row, and the header and the row as quotes. Every fragment is looked at, not only
         those of the sentences chosen by word overlap: a row read alone shares few words with the question."""
-        if question_type(question) not in TABLE_TYPES:
-            return None  # "what must I do when my baggage is lost?" (steps) is not answered by the baggage row's sum
         kinds = _kinds(question)
         for fi, f in enumerate(fragments):
             if f.evidence.supporting:

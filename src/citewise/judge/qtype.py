@@ -18,8 +18,11 @@ __all__ = ["TYPES", "VALUE_TYPES", "answer_spans", "holds_answer_type", "questio
 _UNITS_EN = r"(?:(?:business|working|calendar|clear|consecutive|successive|full) )?(?:days?|hours?|weeks?|months?|years?|minutes?)"
 _UNITS_VI = r"(?:ngay lam viec|ngay|gio|tuan|thang|nam|phut)"
 _DURATION = re.compile(
-    rf"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|fifteen|thirty|sixty|ninety|"
-    rf"mot|hai|ba|bon|nam|sau|bay|tam|chin|muoi)\s*(?:\(\d+\)\s*)?(?:{_UNITS_EN}|{_UNITS_VI})\b"
+    # a number word goes with a unit of its own language: folded "sáu đây" is no "six day"
+    rf"\b(?:\d+\s*(?:\(\d+\)\s*)?(?:{_UNITS_EN}|{_UNITS_VI})"
+    rf"|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|fifteen|thirty|sixty|ninety)"
+    rf"\s*(?:\(\d+\)\s*)?{_UNITS_EN}"
+    rf"|(?:mot|hai|ba|bon|nam|sau|bay|tam|chin|muoi)\s*(?:\(\d+\)\s*)?{_UNITS_VI})\b"
     r"|\b(?:without undue delay|immediately|promptly|ngay lap tuc|kip thoi)\b",
     re.I,
 )

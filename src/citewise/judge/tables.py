@@ -14,11 +14,15 @@ import re
 from dataclasses import dataclass
 
 from citewise.judge.qtype import answer_spans
-from citewise.textmatch import topic_keys
+from citewise.textmatch import question_type, topic_keys
 
 SEP = " | "
 KINDS_ASKED = {"number": ["amount", "duration", "number"], "amount": ["amount"], "duration": ["duration"]}
 """Kinds of value looked for, in order, per question type ("bao nhiêu" asks for an amount as often as a count)."""
+TABLE_TYPES = frozenset(("duration", "amount", "number", "date", "yes_no", "other"))
+"""Question types a table's cell can answer: a value, or whether something is covered (with its figure); not the
+steps to take ("what must I do when my baggage is lost?" is not answered by the baggage row's sum), a list, a
+party, a place, a reason or a definition."""
 
 
 _DEDUCTIBLE = re.compile(r"\b(?:excess(?:es)?|deductibles?|franchise|mức khấu trừ|khấu trừ|miễn thường)\b", re.I)
@@ -95,7 +99,7 @@ def find_cell(question: str, text: str, kinds: list[str], min_row_words: int = 1
     and the column whose header shares most of the rest, or else the only column whose cell in that row holds
     a value of ``kinds``."""
     asked = topic_keys(question)
-    if not asked:
+    if not asked or question_type(question) not in TABLE_TYPES:
         return None
     for table in tables(text):
         header, rows = table[0], table[1:]
