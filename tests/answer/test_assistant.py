@@ -152,3 +152,22 @@ def test_a_model_answer_without_the_duration_asked_gives_way_to_the_extractive_d
     assert answer.generator == "extractive" and "15 ngày" in answer.sentences[0].text, answer.text
     assert any("do not state the figure asked for" in a for a in answer.attempts), answer.attempts
     assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]
+
+
+def test_a_true_model_answer_about_a_neighbouring_topic_gives_way_to_the_extractive_answer(
+    retriever: Retriever,
+) -> None:
+    """The 1.5B model answered the refund question with the trip's maximum period: quoted, true, and beside the
+    question. The extractive answer, which says when the premium is refunded, is shown instead."""
+    beside = "Thời hạn bảo hiểm tối đa cho mỗi chuyến đi là 180 ngày."
+
+    def reply(frags: list[Fragment], strict: bool) -> Draft:
+        holding = next(f.short for f in frags if beside in f.text)
+        return Draft([DraftSentence(beside, [holding])], "scripted")
+
+    answer = Assistant(retriever, ScriptedGenerator(reply)).ask(
+        "Phí bảo hiểm du lịch được hoàn lại trong trường hợp nào?"
+    )
+    assert answer.generator == "extractive" and "180 ngày" not in answer.sentences[0].text, answer.text
+    assert "hoàn" in answer.text and any("leave out what the question is about" in a for a in answer.attempts)
+    assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]

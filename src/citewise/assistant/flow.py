@@ -117,17 +117,21 @@ class Assistant:
                 checked, partial = kept, True
             else:
                 checked = None
-        if (
-            checked is not None
-            and self.generator is not self.fallback
-            and states_figure_asked(question, [c.draft.text for c in checked]) is False
-        ):
-            # the model's sentences hold, but none states the duration or amount asked for: the extractive
-            # answer replaces them when it states one
-            alt, alt_used = self._attempt(self.fallback, question, fragments, lang, False, attempts, tokens, timings)
+        if checked is not None and self.generator is not self.fallback:
+            # the model's sentences hold, but none states the duration or amount asked for, or they are about
+            # a neighbouring topic: the extractive answer replaces them when it does better
+            mine_text = [c.draft.text for c in checked]
+            tried: list[str] = []
+            alt, alt_used = self._attempt(self.fallback, question, fragments, lang, False, tried, tokens, timings)
             shown = [c for c in alt or [] if c.ok]
-            if shown and states_figure_asked(question, [c.draft.text for c in shown]):
-                attempts.append("the model's sentences do not state the figure asked for: extractive answer shown")
+            theirs = [c.draft.text for c in shown]
+            why = ""
+            if shown and states_figure_asked(question, mine_text) is False and states_figure_asked(question, theirs):
+                why = "the model's sentences do not state the figure asked for"
+            elif shown and off_topic(question, mine_text, theirs):
+                why = "the model's sentences leave out what the question is about"
+            if why:
+                attempts.extend([*tried, f"{why}: extractive answer shown"])
                 checked, used = shown, alt_used
         if checked is None and self.generator is not self.fallback:
             attempts.append("fallback: extractive")
@@ -376,6 +380,18 @@ def lead_with_focus(question: str, fragments: list[Fragment]) -> list[Fragment]:
         return fragments
     order = [lead, *fragments[:k], *fragments[k + 1 :]]
     return [Fragment(f"F{i + 1}", f.evidence, f.focus) for i, f in enumerate(order)]
+
+
+OFF_TOPIC = 2
+"""How many more of the question's topic words a model's answer may leave out than the extractive answer does
+before the extractive answer is shown instead ("Phí bảo hiểm du lịch được hoàn lại trong trường hợp nào?" answered
+"Thời hạn bảo hiểm tối đa cho mỗi chuyến đi là 180 ngày.": true, quoted, and about something else)."""
+
+
+def off_topic(question: str, mine: list[str], theirs: list[str]) -> bool:
+    """Whether the sentences ``mine`` leave out at least ``OFF_TOPIC`` more of what ``question`` is about than
+    ``theirs`` do."""
+    return topic_left_out(question, " ".join(mine)) >= topic_left_out(question, " ".join(theirs)) + OFF_TOPIC
 
 
 def is_lookup(result: SearchResult) -> bool:
