@@ -398,3 +398,20 @@ def test_a_lead_in_followed_by_numbered_items_keeps_them_as_its_list() -> None:
     assert _listed(text, "đối với:").endswith("bỏ trống trên 60 ngày.")
     clause = "Điều 5. Phạm vi\n1. Công ty bồi thường tổn thất do cháy, nổ:\na) cháy;\nb) nổ.\n2. Tổn thất do lũ lụt.\n"
     assert _listed(clause, "cháy, nổ:").endswith("b) nổ.")  # "2." is the next clause here
+
+
+def test_a_yes_no_question_gets_the_figure_of_the_provision_quoted_first() -> None:
+    # the travel rules' clause shares more words with the question ("bồi thường"), the home rules' exclusion ranks
+    # first and is quoted first: the figure stated is the one the reader sees first
+    home = (
+        "5. Tổn thất xảy ra khi nhà ở bị bỏ trống liên tục trên 60 ngày mà không thông báo cho Công ty, trừ tổn thất"
+        " do cháy, sét đánh, nổ."
+    )
+    trip = (
+        "Công ty bồi thường các khoản chi phí đã trả trước không được hoàn lại khi chuyến đi bị hủy trong vòng 30"
+        " ngày trước ngày khởi hành do nhà ở của Người được bảo hiểm bị cháy."
+    )
+    fragments = [_fragment(home, lang="vi"), _fragment(trip, "F2", "d2", lang="vi")]
+    q = "Nhà bỏ trống 3 tháng không báo công ty, nếu bị cháy thì có được bồi thường không?"
+    draft = ExtractiveGenerator().generate(q, fragments, "vi")
+    assert draft.sentences[0].text == "Điều khoản nêu 60 ngày.", [s.text for s in draft.sentences]

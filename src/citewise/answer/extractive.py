@@ -476,6 +476,8 @@ class ExtractiveGenerator(Generator):
         one states, cited to the exact span it was taken from. When two chosen sentences say the same thing
         with different figures, both figures are stated, each cited, and the conflict is named."""
         found = [v for v in (self._value(question, c) for c in chosen) if v is not None]
+        if question_type(question) == "yes_no":
+            found.sort(key=lambda v: v[2].order)
         if not found:
             return []
         kind, value, best, start = found[0]

@@ -132,7 +132,7 @@ class Assistant:
                 why = "the model's sentences leave out what the question is about"
             if why:
                 attempts.extend([*tried, f"{why}: extractive answer shown"])
-                checked, used = shown, alt_used
+                checked, used, partial = shown, alt_used, False
         if checked is None and self.generator is not self.fallback:
             attempts.append("fallback: extractive")
             checked, used = self._attempt(self.fallback, question, fragments, lang, False, attempts, tokens, timings)
