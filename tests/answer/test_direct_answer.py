@@ -18,7 +18,9 @@ from citewise.types import Chunk
 
 @pytest.fixture(scope="module")
 def cw(module_index: Path, embedder: Embedder):  # type: ignore[no-untyped-def]
-    with citewise.open(index=module_index, embedder=embedder) as engine:
+    # the answer stage's own choices, without an answerability judge: the same on a machine with the pair
+    # classifier's weights (where the default judge is `tiered`) as on one without
+    with citewise.open(index=module_index, embedder=embedder, answer={"judge": "none"}) as engine:
         yield engine
 
 

@@ -82,21 +82,6 @@ _STRICT = {
     "của đoạn trích, mỗi câu một ý.",
 }
 
-_CLOSED = re.compile(r"[.;:!?…]['\"”’)»]*$")
-
-
-def split_heading(text: str) -> tuple[str, str]:
-    """(heading, rest): a provision's heading line at the start of ``text`` ("Điều 12. Thời hạn giải quyết bồi
-    thường", "Section 4. Notice of loss": one short line that does not end a sentence, with text after it), or
-    ``("", text)``. The heading goes with the fragment's source, where a model reads it without copying it as an
-    answer sentence."""
-    first, sep, rest = text.lstrip().partition("\n")
-    first = first.strip()
-    if not sep or not rest.strip() or len(first) > 100 or _CLOSED.search(first) or "|" in first:
-        return "", text
-    return first, rest.strip("\n")
-
-
 _TAG = re.compile(r"<(?=\s*/?\s*(?:fragment|source)\b)", re.I)
 
 
@@ -133,35 +118,19 @@ def focus(text: str, question: str, limit_chars: int) -> str:
     return "\n".join(parts)[: limit_chars + 200]
 
 
-def unwrapped(text: str) -> str:
-    """``text`` with the line breaks inside its sentences made spaces (a PDF's wrapped lines: "… tại khoản 2\nĐiều
-    này."), so that a model does not read a wrapped line's tail as a sentence of its own; line breaks between
-    sentences, list items and table rows stay. A quote copied across the join is still found in the fragment
-    (its whitespace is normalised when it is located)."""
-    out, at = [], 0
-    for a, b in sentence_spans(text):
-        out.append(text[at:a])
-        out.append(text[a:b].replace("\n", " "))
-        at = b
-    out.append(text[at:])
-    return "".join(out)
-
-
 def render_fragments(fragments: list[Fragment], limit_chars: int = 1800, question: str = "") -> str:
     blocks = []
     for f in fragments:
         c = f.evidence.chunk
         pages = f" (p. {c.page_start})" if c.page_start else ""
-        heading, text = split_heading(withhold(f.text))
-        text = unwrapped(text)
+        text = withhold(f.text)
         if question:
             text = focus(text, question, limit_chars)
         elif len(text) > limit_chars:
             text = text[:limit_chars] + " …"
         title = f.evidence.doc_title.split()
         title = title if len(title) <= 8 else [*title[:7], "…"]  # the provision matters, not the whole title
-        label = heading if c.label and heading.startswith(c.label) else " ".join(x for x in (c.label, heading) if x)
-        source = " ".join(f"{' '.join(title)} — {label}{pages}".split())
+        source = " ".join(f"{' '.join(title)} — {c.label}{pages}".split())
         blocks.append(f'<fragment id="{f.short}">\n<source>{fence(source)}</source>\n{fence(text)}\n</fragment>')
     return "\n\n".join(blocks)
 
