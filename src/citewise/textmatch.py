@@ -158,6 +158,13 @@ def overlap(terms: Terms, found: Terms) -> float:
 
 TYPES = ("duration", "amount", "number", "date", "party", "place", "yes_no", "definition", "reason", "list", "other")
 
+_YES_NO = re.compile(
+    r"^(?:is|are|does|do|can|may|must|shall|should|will|has|have|was|were|am)\b|"
+    r"\b(co (?:duoc|phai|bi|can)?\b.*\bkhong\b|duoc khong|phai khong|hay khong|khong a|"
+    r"chua\s*\??$)"
+)
+"""A yes/no question: one that opens with a verb ("Is ...", "Can ...") or asks "có ... không" / "... chưa?"."""
+
 # question patterns, tried in order on the folded, lower-cased question
 _Q: list[tuple[str, re.Pattern[str]]] = [
     # "in which cases" asks for conditions whatever it names: "Phí bảo hiểm được hoàn lại trong trường hợp nào?"
@@ -183,14 +190,12 @@ _Q: list[tuple[str, re.Pattern[str]]] = [
                         r"gom nhung|bao gom nhung|nhung (?:gi|truong hop nao|dieu kien nao|giay to nao)|cac truong hop)\b")),
     ("definition", re.compile(r"^(?:what (?:is|are|does) (?:meant by |an? |the )?[\w\s-]{1,40}(?:\?|mean)|"
                               r"define\b)|\b(la gi|nghia la gi|duoc hieu nhu the nao|hieu the nao)\b")),
-    ("yes_no", re.compile(r"^(?:is|are|does|do|can|may|must|shall|should|will|has|have|was|were|am)\b|"
-                          r"\b(co (?:duoc|phai|bi|can)?\b.*\bkhong\b|duoc khong|phai khong|hay khong|khong a|"
-                          r"chua\s*\??$)")),
+    ("yes_no", _YES_NO),
 ]  # fmt: skip
 
 
 _NOUNS = re.compile(
-    r"^(?:time limit|deadline|period|thoi han|phi bao hiem|so tien|muc phi|muc phat|ty le|muc boi thuong"
+    r"^(?:time limit|deadline|thoi han|phi bao hiem|so tien|muc phi|muc phat|ty le|muc boi thuong"
     r"|muc toi da|muc toi thieu|(?:maximum|minimum) (?:amount|sum|benefit|payment|limit|fine))$"
 )
 """Figure types' cues that are nouns naming the topic, not question words: in a yes/no question ("Thời hạn 15
@@ -208,7 +213,7 @@ def question_type(question: str) -> str:
     plain = " ".join(nfc(question).lower().split())
     q = fold(plain)  # one character per character: a match's span reads the same words with their diacritics
     english = detect_language(question) == "en"
-    yes_no = _Q[-1][1].search(q) is not None and not _EXISTS.match(q)
+    yes_no = _YES_NO.search(q) is not None and not _EXISTS.match(q)
     for name, pattern in _Q:
         found = [m for m in pattern.finditer(q) if _asks(name, m, plain, english)]
         if found and not (yes_no and all(_NOUNS.match(m.group(0).strip()) for m in found)):

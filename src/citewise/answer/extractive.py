@@ -476,7 +476,8 @@ class ExtractiveGenerator(Generator):
         one states, cited to the exact span it was taken from. When two chosen sentences say the same thing
         with different figures, both figures are stated, each cited, and the conflict is named."""
         found = [v for v in (self._value(question, c) for c in chosen) if v is not None]
-        if question_type(question) == "yes_no":
+        yes_no = question_type(question) == "yes_no"
+        if yes_no:  # the figure of the provision quoted first, as the answer reads
             found.sort(key=lambda v: v[2].order)
         if not found:
             return []
@@ -491,7 +492,7 @@ class ExtractiveGenerator(Generator):
                         second.format(other), [cand.fragment.ref], quote_span=(other_start, other_start + len(other))
                     ),
                 ]
-        templates = DIRECT["stated" if question_type(question) == "yes_no" else kind]
+        templates = DIRECT["stated" if yes_no else kind]
         template = templates.get(lang, templates["en"])
         text = template.format(" ".join(value.split()))
         return [DraftSentence(text, [best.fragment.ref], quote_span=(start, start + len(value)))]

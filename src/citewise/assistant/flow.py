@@ -117,10 +117,18 @@ class Assistant:
                 checked, partial = kept, True
             else:
                 checked = None
-        if checked is not None and self.generator is not self.fallback:
+        mine_text = [c.draft.text for c in checked or []]
+        if (
+            checked is not None
+            and self.generator is not self.fallback
+            and (
+                states_figure_asked(question, mine_text) is False
+                or topic_left_out(question, " ".join(mine_text)) >= OFF_TOPIC
+            )
+        ):
             # the model's sentences hold, but none states the duration or amount asked for, or they are about
-            # a neighbouring topic: the extractive answer replaces them when it does better
-            mine_text = [c.draft.text for c in checked]
+            # a neighbouring topic: the extractive answer replaces them when it does better (it is drafted only
+            # when one of the two can be so)
             tried: list[str] = []
             alt, alt_used = self._attempt(self.fallback, question, fragments, lang, False, tried, tokens, timings)
             shown = [c for c in alt or [] if c.ok]
