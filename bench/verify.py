@@ -25,6 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: training/
 
 from training.support_pairs import WRITTEN_CONSTRUCTED, Pair, load_pairs
+from training.support_perturb import perturbed_pairs
 from training.support_synth import synthetic_pairs
 
 from citewise.evaluate.classification import auc, binary_figures, calibration_curve
@@ -101,7 +102,9 @@ def docs(report: dict[str, Any]) -> list[str]:
         "is never trained on at all, and its laws are not used for constructed pairs). `written-*`: the dev articles",
         "of training/sets (answer-like restatements against hard near-misses, written for the project; the weight",
         "of the written pairs was chosen on them). `contrast-*`: bench/sets/support_contrast.jsonl, never trained or",
-        "tuned on (the test split). Rows `constructed` are the",
+        "tuned on (the test split). `reworded near-misses *`: the written dev restatements against themselves with a",
+        "negation, a modality, a counterpart, a figure changed, a condition dropped or another fact spliced on",
+        "(training/support_perturb.py; dev articles, never trained on). Rows `constructed` are the",
         "dev articles of evaluate/support_synth.py: answer-like restatements (supported) against flipped,",
         "renumbered, negated, spliced or wrong-article versions. Target: supported vs partial + unsupported.",
         "`p≥0.5` is the calibrated decision point; `thr` the shipped thresholds: per language, >= 95 % out-of-fold",
@@ -134,7 +137,7 @@ def docs(report: dict[str, Any]) -> list[str]:
         "",
     ]
     for ds, r in report["sets"].items():
-        if ds.startswith(("contrast", "written")):
+        if ds.startswith(("contrast", "written", "reworded")):
             lines.append(f"- {ds}: " + ", ".join(f"{k} {v:.0%}" for k, v in r["trained"]["passed"].items()))
     lines += [
         "",
@@ -183,6 +186,18 @@ def main(argv: list[str] | None = None) -> int:
     }
     rows: list[tuple[str, list[Pair]]] = [
         (ds, [p for p in pairs if p.dataset == ds and p.kind not in WRITTEN_CONSTRUCTED]) for ds in SETS
+    ]
+    rows += [
+        (
+            f"reworded near-misses {lang}",
+            [
+                p
+                for p in pairs
+                if p.dataset == f"written-{lang}" and p.label == "supported" and p.kind not in WRITTEN_CONSTRUCTED
+            ]
+            + [p for p in perturbed_pairs(lang) if p.split == "dev"],
+        )
+        for lang in ("en", "vi")
     ]
     contrast = contrast_pairs()
     rows += [

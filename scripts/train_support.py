@@ -35,6 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: training/
 
 from training.support_pairs import Pair, load_pairs
+from training.support_perturb import perturbed_pairs
 from training.support_synth import synthetic_pairs
 from training.trees_fit import fit_boosted
 
@@ -46,6 +47,15 @@ WEIGHTS = ROOT / "src" / "citewise" / "verify" / "weights" / "support-gbt-v3.jso
 RESULTS = ROOT / "bench" / "results" / "train_support.json"
 TRAIN_SETS = ["wice", "contractnli", "alqac2022", "written-en", "written-vi"]
 SYNTH_LANGS = ["vi", "en"]
+PERT_KINDS = ("pert-negation", "pert-modality", "pert-flip", "pert-figure", "pert-splice")
+"""Reworded near-misses (training/support_perturb.py) the ``restatement`` tier can train on with ``--pert-kinds``:
+a written restatement with a negation put in, a permission for an obligation, a swapped counterpart, a changed
+figure, another provision's fact spliced on. Measured and not used (session 15, docs/benchmarks.md "Verification
+notes"): with all five kinds at the written weight, or negation, figure and splice at weight 1, the trees stopped
+most of the near-misses but lost a third of the written dev restatements they had passed (recall EN 0.35 -> 0.21 /
+0.26, VI 0.50 -> 0.32 / 0.38). The scorer's negation guard (verify/scorer.py ``NEGATION_GUARDED``) is what is
+used instead."""
+
 BOOST = {"rounds": 300, "depth": 4, "rate": 0.05}
 SYNTH_WEIGHT = 0.4
 """Constructed pairs weigh this much of a natural data set in training."""
@@ -81,6 +91,10 @@ def threshold_for_precision(p: np.ndarray, y: np.ndarray, target: float, w: np.n
     return float(ps[int(np.nonzero(ok)[0].max())])
 
 
+def _share_of(dataset: str) -> str:
+    return "pert" if dataset.startswith("written-pert") else dataset.split("-")[0]
+
+
 def weights_for(pairs: list[Pair], y: np.ndarray) -> np.ndarray:
     """Each data set weighs the same in total, and within it both classes weigh the same."""
     w = np.zeros(len(pairs))
@@ -109,14 +123,16 @@ TIERS = (
 )
 
 
-def train_tier(spec: TierSpec, pairs: list[Pair], x: np.ndarray, y: np.ndarray) -> tuple[dict[str, Any], np.ndarray]:
+def train_tier(
+    spec: TierSpec, pairs: list[Pair], x: np.ndarray, y: np.ndarray, pert_weight: float = 1.0
+) -> tuple[dict[str, Any], np.ndarray]:
     """One tier: out-of-fold probabilities (5 folds by group) choose its thresholds per language, then
     the trees are fitted on every pair the tier trains on. Returns the tier and its out-of-fold scores."""
     use = np.array([spec.written_weight > 0 or not p.dataset.startswith("written") for p in pairs])
     sub = [p for p, u in zip(pairs, use, strict=True) if u]
     xt, yt = x[use], y[use]
-    share = {"synth": SYNTH_WEIGHT, "written": spec.written_weight}
-    w = weights_for(sub, yt) * np.array([share.get(p.dataset.split("-")[0], 1.0) for p in sub])
+    share = {"synth": SYNTH_WEIGHT, "written": spec.written_weight, "pert": pert_weight}
+    w = weights_for(sub, yt) * np.array([share.get(_share_of(p.dataset), 1.0) for p in sub])
     groups = sorted({p.group for p in sub})
     fold_of = {g: i % 5 for i, g in enumerate(np.random.default_rng(7).permutation(groups))}
     folds = np.array([fold_of[p.group] for p in sub])
@@ -158,6 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     ap.add_argument("--no-synth", action="store_true", help="natural pairs only (support_synth.py not used)")
     ap.add_argument("--out", type=Path, default=WEIGHTS, help="where to write the weights (experiments)")
+    ap.add_argument(
+        "--pert-kinds",
+        default="",
+        help=f"reworded near-misses to train on, comma-separated among {','.join(PERT_KINDS)}",
+    )
+    ap.add_argument("--pert-weight", type=float, default=1.0, help="their weight against a natural data set")
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
@@ -165,12 +187,15 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_synth:
         for lang in SYNTH_LANGS:
             pairs += [p for p in synthetic_pairs(args.data, lang) if p.split == "train"]
+    kinds = set(args.pert_kinds.split(",")) if args.pert_kinds else set()
+    for lang in ("en", "vi"):
+        pairs += [p for p in perturbed_pairs(lang) if p.split == "train" and p.kind in kinds]
     x = np.array([pair_features(p.claim, p.source).values for p in pairs])
     feat_s = time.perf_counter() - t0
     y = np.array([1.0 if p.label == "supported" else 0.0 for p in pairs])
     tiers, oofs = [], {}
     for spec in TIERS:
-        tier, oofs[spec.name] = train_tier(spec, pairs, x, y)
+        tier, oofs[spec.name] = train_tier(spec, pairs, x, y, args.pert_weight)
         tiers.append(tier)
         print(spec.name, json.dumps(tier["thresholds"]), flush=True)
     model = {
@@ -179,7 +204,9 @@ def main(argv: list[str] | None = None) -> int:
         "features": list(FEATURES),
         "tiers": tiers,
         "trained_on": {
-            "sets": TRAIN_SETS + ([] if args.no_synth else [f"synth-{x}" for x in SYNTH_LANGS]),
+            "sets": TRAIN_SETS
+            + ([] if args.no_synth else [f"synth-{x}" for x in SYNTH_LANGS])
+            + ([f"written-pert-{x} ({args.pert_kinds})" for x in ("en", "vi")] if args.pert_kinds else []),
             "pairs": len(pairs),
             "target": "supported vs partial+unsupported",
         },

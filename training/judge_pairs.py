@@ -406,13 +406,15 @@ def written_support_pairs() -> list[JudgePair]:
     the window most like the claim."""
     _repo_support()
     from training.support_pairs import written_pairs
+    from training.support_perturb import perturbed_pairs
 
     out: list[JudgePair] = []
     for lang in ("en", "vi"):
-        for p in written_pairs(lang):
-            label = int(p.label == "supported")
-            window = best_window(p.claim, p.source)
-            out.append(JudgePair("sup", p.claim, window, label, "written-sup", p.split, p.kind, p.group, lang))
+        for dataset, made in (("written-sup", written_pairs(lang)), ("written-pert", perturbed_pairs(lang))):
+            for p in made:
+                label = int(p.label == "supported")
+                window = best_window(p.claim, p.source)
+                out.append(JudgePair("sup", p.claim, window, label, dataset, p.split, p.kind, p.group, lang))
     return out
 
 
@@ -432,6 +434,7 @@ LICENCES = {
     "pawsx": "free use (Google)",
     "written-ans": "written for the project; sentences from GDPR / EU AI Act (EU reuse decision) and the Pháp điển"
     " insurance topic (public legal text)",
+    "written-pert": "constructed from the written support pairs (training/support_perturb.py), same sources",
     "written-sup": "written for the project; premises from GDPR / EU AI Act (EU reuse decision), the Pháp điển"
     " insurance topic and ALQAC 2022 statutes (public legal text; no ALQAC question or label) and the project's sample corpus",
 }

@@ -66,7 +66,16 @@ def _sample(pairs: list[jp.JudgePair], n: int, seed: int) -> list[jp.JudgePair]:
     return pairs[:n]
 
 
-ALLOWED = {"squad2", "synth-vi", "synth-en", "contractnli", "wice", "pawsx", "written-ans", "written-sup"}
+ALLOWED = {
+    "squad2",
+    "synth-vi",
+    "synth-en",
+    "contractnli",
+    "wice",
+    "pawsx",
+    "written-ans",
+    "written-sup",
+}
 """Training sets whose licence allows shipping the weights (ViQuAD 1.0 and ALQAC 2022: research use, evaluation
 only; vi_answerability: no licence stated)."""
 TRAIN_QUOTA: dict[tuple[str, str, int | None], int] = {
@@ -202,6 +211,11 @@ def dev_sets(pairs: list[jp.JudgePair]) -> list[EvalSet]:
     support = [p for p in pairs if p.dataset == "written-sup" and p.split == "dev"]
     for lang in ("en", "vi"):
         sets.append(pair_set(f"written-sup-dev-{lang} pair", [p for p in support if p.lang == lang]))
+    # the same dev articles with their reworded near-misses: does the head read the edit, not the rewording?
+    pert = [p for p in pairs if p.dataset == "written-pert" and p.split == "dev"]
+    for lang in ("en", "vi"):
+        sup = [p for p in support if p.lang == lang and p.label == 1]
+        sets.append(pair_set(f"written-pert-dev-{lang} pair", sup + [p for p in pert if p.lang == lang]))
     wice = [it for it in jp.support_items() if it.dataset == "wice" and it.split == "dev"]
     sets.append(support_window_set("wice-dev windows", wice))
     return sets
@@ -273,7 +287,7 @@ def cmd_cache(args: argparse.Namespace) -> None:
             items += es.items()
     if args.what in ("train", "all"):
         items += [(p.task, p.a, p.b) for p in select_train(pairs, seed=args.seed, quota=quota_of(args))]
-        items += [(p.task, p.a, p.b) for p in pairs if p.dataset in ("written-ans", "written-sup")]
+        items += [(p.task, p.a, p.b) for p in pairs if p.dataset in ("written-ans", "written-sup", "written-pert")]
     if args.limit:  # an even spread over the list (every set and label keeps some), for a smoke run
         items = items[:: max(1, math.ceil(len(items) / args.limit))]
     Cache(args.name).build(items, enc, tok)
@@ -589,7 +603,10 @@ def written_train(pairs: list[jp.JudgePair], args: argparse.Namespace) -> list[j
     support = [p for p in pairs if p.dataset == "written-sup" and p.split == "train"]
     if args.support_written:
         log(f"hand-written support pairs: {len(support)} x {args.support_written}")
-    return written * args.written + support * args.support_written
+    pert = [p for p in pairs if p.dataset == "written-pert" and p.split == "train"]
+    if args.support_pert:
+        log(f"reworded near-misses of the written support pairs: {len(pert)} x {args.support_pert}")
+    return written * args.written + support * args.support_written + pert * args.support_pert
 
 
 def held_out_texts() -> list[str]:
@@ -903,6 +920,12 @@ def main() -> None:
             type=int,
             default=0,
             help="add the hand-written support train pairs (training/sets/support_written_*), repeated N times",
+        )
+        t.add_argument(
+            "--support-pert",
+            type=int,
+            default=0,
+            help="add the reworded near-misses of the written support pairs (training/support_perturb.py), N times",
         )
     e = sub.add_parser("export")
     e.add_argument("--run", required=True)

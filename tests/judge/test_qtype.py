@@ -60,6 +60,10 @@ def test_a_duration_may_carry_a_word_between_figure_and_unit() -> None:
     assert en[slice(*answer_spans("duration", en)[0])] == "60 consecutive days"
     vi = "tối thiểu là 1 năm, trừ các trường hợp thời hạn bảo hiểm dưới 1 năm sau đây:"
     assert [vi[a:b] for a, b in answer_spans("duration", vi)] == ["1 năm", "1 năm"]  # "sáu đây" is no "six day"
+    spelled = "phải thông báo trong vòng mười lăm ngày, và nộp hồ sơ trong ba mươi ngày"
+    assert [spelled[a:b] for a, b in answer_spans("duration", spelled)] == ["mười lăm ngày", "ba mươi ngày"]
+    after = "trong vòng 10 ngày sau ngày nhận đủ hồ sơ"  # "sau ngày" is "after the day", not "sáu ngày"
+    assert [after[a:b] for a, b in answer_spans("duration", after)] == ["10 ngày"]
     other = "settled within 15 business days of receipt"
     assert other[slice(*answer_spans("duration", other)[0])] == "15 business days"
 

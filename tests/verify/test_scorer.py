@@ -416,3 +416,20 @@ def test_restatements_pass_and_swaps_fail(scorer: TrainedScorer, claim: str, sou
         s.score,
         {k: v for k, v in s.features.items() if k.startswith("p_")},
     )
+
+
+SETTLE_VI = "Công ty có trách nhiệm giải quyết bồi thường trong thời hạn 15 ngày kể từ ngày nhận được đầy đủ hồ sơ."
+
+
+def test_a_reworded_claim_with_a_negation_its_source_lacks_is_not_supported(
+    scorer: TrainedScorer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reworded = "Khi nhận đủ hồ sơ, công ty phải bồi thường trong vòng 15 ngày."
+    negated = "Khi nhận đủ hồ sơ, công ty không phải bồi thường trong vòng 15 ngày."
+    assert scorer.status(scorer.score(reworded, SETTLE_VI).score, "vi") == "supported"
+    guarded = scorer.score(negated, SETTLE_VI)
+    assert guarded.features["neg_claim_only"] > 0
+    assert scorer.status(guarded.score, "vi") != "supported"
+    # the restatement tier alone would pass it: the guard is what stops it
+    monkeypatch.setattr("citewise.verify.scorer.NEGATION_GUARDED", "none")
+    assert scorer.status(scorer.score(negated, SETTLE_VI).score, "vi") == "supported"

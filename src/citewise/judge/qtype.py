@@ -17,12 +17,18 @@ __all__ = ["TYPES", "VALUE_TYPES", "answer_spans", "holds_answer_type", "questio
 
 _UNITS_EN = r"(?:(?:business|working|calendar|clear|consecutive|successive|full) )?(?:days?|hours?|weeks?|months?|years?|minutes?)"
 _UNITS_VI = r"(?:ngay lam viec|ngay|gio|tuan|thang|nam|phut)"
+_VI_DIGIT = r"(?:mot|hai|ba|bon|nam|sau|bay|tam|chin)"
+_VI_NUMBER = rf"(?:(?:{_VI_DIGIT}\s+)?muoi(?:\s+(?:{_VI_DIGIT}|tu|lam))?|{_VI_DIGIT})"
+"""A number in Vietnamese words, folded: "ba", "mười", "mười lăm", "ba mươi", "hai mươi mốt"."""
+_VI_NUMBER_WORDS = frozenset("một mốt hai ba bốn tư năm lăm sáu bảy tám chín mười mươi".split())
+"""The same words with their marks: folded, "sau ngày" (after the day) reads as "sáu ngày" (six days)."""
+_VI_FOLDED = frozenset(fold(w) for w in _VI_NUMBER_WORDS)
 _DURATION = re.compile(
     # a number word goes with a unit of its own language: folded "sáu đây" is no "six day"
     rf"\b(?:\d+\s*(?:\(\d+\)\s*)?(?:{_UNITS_EN}|{_UNITS_VI})"
     rf"|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|fifteen|thirty|sixty|ninety)"
     rf"\s*(?:\(\d+\)\s*)?{_UNITS_EN}"
-    rf"|(?:mot|hai|ba|bon|nam|sau|bay|tam|chin|muoi)\s*(?:\(\d+\)\s*)?{_UNITS_VI})\b"
+    rf"|{_VI_NUMBER}\s*(?:\(\d+\)\s*)?{_UNITS_VI})\b"
     r"|\b(?:without undue delay|immediately|promptly|ngay lap tuc|kip thoi)\b",
     re.I,
 )
@@ -106,6 +112,8 @@ def answer_spans(qtype: str, sentence: str) -> list[tuple[int, int]]:
     if len(folded) != len(sentence):
         return []
     spans = [m.span() for m in pattern.finditer(folded)]
+    if qtype == "duration":
+        spans = [(s, e) for s, e in spans if _marked_right(sentence[s:e])]
     if qtype == "number":  # a clause or point number opening the sentence ("3. ", "(2)") is no answer
         lead = _ENUMERATOR.match(folded)
         spans = [(s, e) for s, e in spans if not (lead and s < lead.end())]
@@ -118,6 +126,16 @@ def answer_spans(qtype: str, sentence: str) -> list[tuple[int, int]]:
         else:
             merged.append((s, e))
     return merged
+
+
+def _marked_right(span: str) -> bool:
+    """A duration in Vietnamese number words keeps their marks ("sáu ngày", not "sau ngày")."""
+    for word in span.lower().split():
+        if fold(word) not in _VI_FOLDED:
+            return True
+        if word not in _VI_NUMBER_WORDS:
+            return False
+    return True
 
 
 def _widen_amount(text: str, start: int, end: int) -> tuple[int, int]:

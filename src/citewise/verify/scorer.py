@@ -76,6 +76,17 @@ PARTIAL_AT = 0.5
 """The combined support score at which a sentence is partial."""
 
 
+NEGATION_GUARDED = "restatement"
+"""The tier that may not pass a claim with a negation its source lacks (``neg_claim_only``): it learned to
+trust reworded claims, and passed written restatements with a negation put in ("A person who secured a
+restriction ... must not be told by the controller" against "shall be informed by the controller", 0.82).
+Counted on the written support pairs and their reworded near-misses (training/support_perturb.py) before it
+was chosen, on the train articles: it stops 51 passed near-misses and 9 passed restatements (mostly bounds
+the cues read as negations: "no shorter than", "at no charge"); on the dev articles 20 and 1. Such a claim
+still passes the ``verbatim`` tier, and is partial at worst."""
+_BELOW_SUPPORTED = SUPPORTED_AT - 1e-4
+
+
 @dataclass(frozen=True)
 class _Tier:
     """One boosted-trees model over ``FEATURES`` with its per-language thresholds."""
@@ -144,7 +155,10 @@ class TrainedScorer(SupportScorer):
         named = f.named()
         lang = "vi" if named["vi"] else "en"
         tiers = {t.name: t.probability(row) for t in self.tiers}
-        best = max(t.scaled(tiers[t.name], lang) for t in self.tiers)
+        scaled = {t.name: t.scaled(tiers[t.name], lang) for t in self.tiers}
+        if named.get("neg_claim_only", 0.0) > 0 and NEGATION_GUARDED in scaled:
+            scaled[NEGATION_GUARDED] = min(scaled[NEGATION_GUARDED], _BELOW_SUPPORTED)
+        best = max(scaled.values())
         return SupportScore(best, f.span, named | {f"p_{k}": round(v, 4) for k, v in tiers.items()}, lang)
 
 
