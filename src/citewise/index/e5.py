@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from citewise.errors import MissingDependency
+from citewise.index.allocator import keep_freed_memory
 
 META = "\u2581"
 WORD_CACHE = 200_000
@@ -270,6 +271,7 @@ class Encoder:
     fine-tuned top layers of the pair classifier."""
 
     def __init__(self, f: E5File | None = None, layers: Mapping[str, np.ndarray] | None = None) -> None:
+        keep_freed_memory()  # a forward pass allocates and frees MBs per step: see allocator.py
         self.file = f = f or read_e5()
         hp = f.hp
         self.h, self.nl, self.nh, self.eps = int(hp["H"]), int(hp["NL"]), int(hp["NH"]), float(hp["eps"])
