@@ -39,7 +39,6 @@ from common import command_line, machine, md_table, read_results, write_results,
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "judge.json"
 NEARMISS = ROOT / "bench" / "sets" / "legal_nearmiss.jsonl"
-POLICIES = ROOT / "training" / "sets" / "answerability_policies_{lang}.jsonl"
 CONTRAST = ROOT / "bench" / "sets" / "support_contrast.jsonl"
 
 
@@ -69,7 +68,7 @@ def dev_sets(limit: int | None) -> dict[str, list[Item]]:
         "vi-answerability-dev": _items([q for q in jp.vi_answerability_questions() if q.split == "dev"], limit),
     }
     for lang in ("en", "vi"):
-        path = POLICIES.with_name(POLICIES.name.format(lang=lang))
+        path = jp.WRITTEN_ANS / f"answerability_policies_{lang}.jsonl"
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         out[f"policies-dev-{lang}"] = [
             (r["question"], lang, [Passage(r["passage"], 0, r["provision"])], bool(r["label"]), r.get("answer") or "")

@@ -84,10 +84,10 @@ _EN_NEGATE = [
 _EN_MODAL = [(r"\bshall\b", "may"), (r"\bmay\b", "shall")]
 
 
-def _first_sub(rules: list[tuple[str, str]], text: str) -> str | None:
+def _first_sub(rules: list[tuple[str, str]], text: str, flags: int = 0) -> str | None:
     for pat, repl in rules:
-        if re.search(pat, text):
-            return re.sub(pat, repl, text, count=1)
+        if re.search(pat, text, flags):
+            return re.sub(pat, repl, text, count=1, flags=flags)
     return None
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from citewise.verify.cues import FLIPS
-from training.support_pairs import WRITTEN, Pair
+from training.support_pairs import WRITTEN, Pair, _first_sub
 from training.support_synth import _drop_negation, _number
 
 _EN_NEG = [
@@ -73,19 +73,12 @@ def _flip(claim: str, premise: str, rng: random.Random) -> str | None:
     return None if m is None else claim[: m.start()] + b + claim[m.end() :]
 
 
-def _first(rules: list[tuple[str, str]], text: str) -> str | None:
-    for pat, repl in rules:
-        if re.search(pat, text, re.I):
-            return re.sub(pat, repl, text, count=1, flags=re.I)
-    return None
-
-
 def _negate(claim: str, lang: str) -> str | None:
-    return _first(_VI_NEG if lang == "vi" else _EN_NEG, claim) or _drop_negation(claim, lang)
+    return _first_sub(_VI_NEG if lang == "vi" else _EN_NEG, claim, re.I) or _drop_negation(claim, lang)
 
 
 def _modal(claim: str, lang: str) -> str | None:
-    return _first(_VI_MOD if lang == "vi" else _EN_MOD, claim)
+    return _first_sub(_VI_MOD if lang == "vi" else _EN_MOD, claim, re.I)
 
 
 def _drop_condition(claim: str, lang: str) -> str | None:
@@ -112,12 +105,12 @@ def perturbed_pairs(lang: str, folder: Path = WRITTEN, seed: int = 29) -> Iterat
         return
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     rng = random.Random(seed)
-    edits: dict[str, Callable[[str], str | None]] = {
-        "figure": lambda c: _number(c, rng),
-        "flip": lambda c: _flip(c, premise, rng),
-        "negation": lambda c: _negate(c, lang),
-        "modality": lambda c: _modal(c, lang),
-        "condition": lambda c: _drop_condition(c, lang),
+    edits: dict[str, Callable[[str, str], str | None]] = {  # (claim, premise) -> the edited claim, or None
+        "figure": lambda c, _p: _number(c, rng),
+        "flip": lambda c, p: _flip(c, p, rng),
+        "negation": lambda c, _p: _negate(c, lang),
+        "modality": lambda c, _p: _modal(c, lang),
+        "condition": lambda c, _p: _drop_condition(c, lang),
     }
     premises: dict[str, dict[str, str]] = {}
     for r in rows:
@@ -130,7 +123,7 @@ def perturbed_pairs(lang: str, folder: Path = WRITTEN, seed: int = 29) -> Iterat
         group = f"written:{premise[:80]}"
         seen = {claim}
         for name, edit in edits.items():
-            out = edit(claim)
+            out = edit(claim, premise)
             if out and out not in seen:
                 seen.add(out)
                 yield Pair(out, premise, "unsupported", dataset, r["split"], f"pert-{name}", group)

@@ -66,16 +66,7 @@ def _sample(pairs: list[jp.JudgePair], n: int, seed: int) -> list[jp.JudgePair]:
     return pairs[:n]
 
 
-ALLOWED = {
-    "squad2",
-    "synth-vi",
-    "synth-en",
-    "contractnli",
-    "wice",
-    "pawsx",
-    "written-ans",
-    "written-sup",
-}
+ALLOWED = {"squad2", "synth-vi", "synth-en", "contractnli", "wice", "pawsx", "written-ans", "written-sup"}
 """Training sets whose licence allows shipping the weights (ViQuAD 1.0 and ALQAC 2022: research use, evaluation
 only; vi_answerability: no licence stated)."""
 TRAIN_QUOTA: dict[tuple[str, str, int | None], int] = {

@@ -5,9 +5,9 @@ for the feed-forward alone). glibc serves such blocks from the heap while its mm
 once anything in the process sets a threshold the adaptation stops; then every such array is a fresh ``mmap``,
 zero-filled by the kernel page by page, and the heap's top is handed back to the kernel after each call. Measured
 (2026-11-26, session 15, 2 cores): the pair classifier read 3 ObliQA sentences in 163 ms on its own and in 250 ms
-once the engine had answered one question; extractive answers on the ObliQA subset took p50 377–452 ms, 276 ms
-with the thresholds below set (docs/benchmarks.md, "Answers notes"). The price is resident memory: up to
-``TRIM_THRESHOLD`` of freed heap stays with the process."""
+once the engine had answered one question, 108–153 ms with the thresholds below; extractive answers on the ObliQA
+subset took p50 377–452 ms before, 289–320 ms after, and `bench/answers.py` p50 327 -> 218 ms (docs/benchmarks.md,
+"Answers notes"). The price is resident memory: up to ``TRIM_THRESHOLD`` of freed heap stays with the process."""
 
 from __future__ import annotations
 
