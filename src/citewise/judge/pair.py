@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from citewise.errors import InvalidValue, MissingDependency
-from citewise.index.e5 import E5File, Encoder, Tokenizer, gelu, pad_batch, read_e5
+from citewise.index.e5 import E5File, Encoder, Tokenizer, batches, gelu, pad_batch, read_e5
 
 MANIFEST = "pair-judge.json"
 TASKS = ("ans", "sup")
@@ -119,14 +119,16 @@ class Head:
         return np.asarray(h @ self.w2[task] + self.b2[task], dtype=np.float64)
 
 
-def pool(x: np.ndarray, mask: np.ndarray, how: str) -> np.ndarray:
-    m = mask[..., None].astype(np.float32)
-    mean = (x * m).sum(1) / m.sum(1)
+def pool(states: Sequence[np.ndarray], how: str) -> np.ndarray:
+    """The head's input for each sequence's last-layer states (tokens, 384): its first token and its mean
+    (``cls+mean``), the L2-normalised mean (``mean-l2``) or the first token alone."""
+    first = np.stack([x[0] for x in states])
+    mean = np.stack([x.mean(0) for x in states])
     if how == "cls+mean":
-        return np.concatenate([x[:, 0], mean], axis=1).astype(np.float32)
+        return np.concatenate([first, mean], axis=1).astype(np.float32)
     if how == "mean-l2":
         return np.asarray(mean / np.maximum(np.linalg.norm(mean, axis=-1, keepdims=True), 1e-6), dtype=np.float32)
-    return np.ascontiguousarray(x[:, 0])
+    return np.ascontiguousarray(first, dtype=np.float32)
 
 
 def _words(s: str) -> set[str]:
@@ -157,9 +159,10 @@ def premise_windows(premise: str, claim: str, top: int = 3) -> list[str]:
 class PairClassifier:
     """P(the sentence states the answer to the question) and P(the premise supports the claim).
 
-    ``directory`` holds the manifest and its files (default: the package's ``judge/weights/``)."""
+    ``directory`` holds the manifest and its files (default: the package's ``judge/weights/``); pairs of
+    similar length run as one batch (:func:`batches`)."""
 
-    def __init__(self, directory: Path | None = None, batch_size: int = 16) -> None:
+    def __init__(self, directory: Path | None = None) -> None:
         directory = directory or weights_dir()
         if not available(directory):
             raise MissingDependency(
@@ -181,20 +184,18 @@ class PairClassifier:
         self.pooling = str(self.manifest.get("pool", "cls+mean"))
         self.max_len = int(self.manifest.get("max_len", 160))
         self.thresholds: dict[str, float] = dict(self.manifest.get("thresholds", {}))
-        self.batch_size = batch_size
 
     def logits(self, task: str, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         if not pairs:
             return np.zeros(0)
         t = TASKS.index(task)
         seqs = [self.tokenizer.encode(pair_text(a, b), task == "ans", self.max_len) for a, b in pairs]
-        order = sorted(range(len(seqs)), key=lambda i: len(seqs[i]))
         out = np.zeros(len(seqs))
-        for b0 in range(0, len(order), self.batch_size):
-            part = order[b0 : b0 + self.batch_size]
+        for part in batches([len(q) for q in seqs]):
             ids, mask = pad_batch([seqs[i] for i in part])
             x = self.encoder.hidden(ids, mask)
-            out[part] = self.head.logits(pool(x, mask, self.pooling), t)
+            states = [x[j, : len(seqs[i])] for j, i in enumerate(part)]
+            out[part] = self.head.logits(pool(states, self.pooling), t)
         return out
 
     def probabilities(self, task: str, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
