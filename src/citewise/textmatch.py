@@ -12,6 +12,8 @@ import re
 from citewise.lang import detect_language, fold, nfc
 
 _WORD = re.compile(r"[^\W_]+")
+WORDS_CACHE = 1024
+"""Texts whose ``words`` are remembered (a question reads under a hundred: its sentences and their provisions)."""
 STOPWORDS = frozenset(
     (
         "the a an of to in on for and or is are was were be been by with what which who whom whose when where why how "
@@ -41,7 +43,13 @@ def stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Folded, lower-cased, stemmed words of ``text`` (single letters dropped, digits kept)."""
-    return [stem(w) for w in _WORD.findall(fold(text).lower()) if len(w) > 1 or w.isdigit()]
+    return list(_words(text))
+
+
+@functools.lru_cache(maxsize=WORDS_CACHE)
+def _words(text: str) -> tuple[str, ...]:
+    # remembered: the judge reads a provision once per sentence of it, the answer stage reads them again
+    return tuple(stem(w) for w in _WORD.findall(fold(text).lower()) if len(w) > 1 or w.isdigit())
 
 
 def content_words(text: str) -> set[str]:

@@ -26,7 +26,7 @@ from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words
 from citewise.lang import detect_language
 from citewise.registry import Registry
 from citewise.retrieve.records import Evidence
-from citewise.trees import Tree, load_model, predict_log_odds
+from citewise.trees import Forest, Tree, load_model
 
 if TYPE_CHECKING:
     from citewise.judge.pair import PairClassifier
@@ -114,6 +114,7 @@ class FeatureJudge(AnswerabilityJudge):
         model, self.source = load_model("citewise.judge", DEFAULT_WEIGHTS, weights, FEATURES, "answerability")
         self.model = model
         self.trees = [Tree.from_dict(t) for t in model["trees"]]
+        self.forest = Forest(self.trees)
         self.base = float(model["base"])
         self.rate = float(model["rate"])
         self.thresholds: dict[str, float] = dict(model["thresholds"])
@@ -124,7 +125,7 @@ class FeatureJudge(AnswerabilityJudge):
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
         if len(rows) == 0:
             return np.zeros(0)
-        z = predict_log_odds(self.trees, self.base, rows, self.rate)
+        z = self.base + self.rate * self.forest.predict_sum(rows)
         return np.asarray(1.0 / (1.0 + np.exp(-z)))
 
     def candidates(self, question: str, passages: Sequence[Passage], lang: str) -> tuple[str, list[Candidate]]:
