@@ -99,6 +99,22 @@ def test_sentence_splitter_keeps_abbreviations_and_numbers() -> None:
     ]
 
 
+def test_a_provision_named_at_the_end_of_a_sentence_ends_it() -> None:
+    # "Điều 11." opening a line is a heading's number; at the end of a sentence it is a reference, and the next
+    # clause's "1." is not glued to it
+    text = (
+        "Điều 5. Mức khấu trừ\n6. Mức khấu trừ là số tiền phải tự chịu theo Điều 11. 1. Mức khấu trừ là 2.000.000 "
+        "đồng. As referred to in Article 6. The processor must act."
+    )
+    assert [text[s:e] for s, e in sentence_spans(text)] == [
+        "Điều 5. Mức khấu trừ",
+        "6. Mức khấu trừ là số tiền phải tự chịu theo Điều 11.",
+        "1. Mức khấu trừ là 2.000.000 đồng.",
+        "As referred to in Article 6.",
+        "The processor must act.",
+    ]
+
+
 def test_division_with_a_provision_of_its_own_is_a_unit(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """A rule with sub-rules whose own text is one short sentence (ObliQA 7/6.2.1-style records)
     is indexed; a bare division heading is not repeated as its own chunk."""

@@ -3,8 +3,8 @@
 A line break ends a sentence when the line before ends a clause (".", ";", ":", "!", "?") or the
 next line opens a clause, point or heading ("2.", "b)", "(c)", "Điều 5", "Article 6"); otherwise it
 is a wrapped line (PDF) and the sentence goes on. A full stop ends a sentence unless it closes a
-known abbreviation or a clause number (a number opening the sentence or line, or after "Điều", "Article", …;
-"... is USD 500. The ..." ends one)."""
+known abbreviation or a clause number (a number opening the sentence or line, or after "Điều", "Article", …
+opening it; "... is USD 500. The ..." and "... theo Điều 11. Người ..." end one)."""
 
 from __future__ import annotations
 
@@ -61,8 +61,9 @@ PROVISION_WORD = (
     r"paragraph|point|annex|schedule|item|no)"
 )
 """The words that name a provision by its number ("Điều 5", "Rule 2", "Art. 6"), as a regex group."""
-_NUMBER_LABEL = re.compile(rf"(?:^|[\n(]|\b{PROVISION_WORD}\.?)\s*$", re.I)
-"""What comes before a number whose full stop does not end the sentence."""
+_NUMBER_LABEL = re.compile(rf"(?:^|[\n(]|\b({PROVISION_WORD})\.?)\s*$", re.I)
+"""What comes before a number whose full stop does not end the sentence: nothing, or a provision word opening the
+sentence ("Điều 5. Phạm vi ..."); a provision named further on ends it ("... theo Điều 11. Người ...")."""
 _CLOSES = re.compile(r"[.;:!?…]['\"”’)]*\s*$")
 _HEADING = re.compile(
     r"^\s*(\d+(\.\d+)+\.?\s+\S|(Section|Part|Article|Chapter|Annex|Clause|Rule|Điều|Chương|Mục|Phụ lục)\s+\S+)"
@@ -104,8 +105,10 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
                 continue
             if re.fullmatch(r"\d{1,3}", tail or "x") and text[m.start()] == "." and word is not None:
                 before = text[cur : m.start() + 1 - len(word.group(0))]
-                if _NUMBER_LABEL.search(before):
+                label = _NUMBER_LABEL.search(before)
+                if label and not (label.group(1) and before[: label.start()].strip()):
                     continue  # "1. ", "Điều 5. ", "Article 6. ": a clause number, not the end of "... USD 500."
+                # a provision named inside a sentence ("... theo Điều 11. 1. Mức ...") ends it
             spans.append((cur, m.end()))
             cur = m.end()
         if cur < pe:
