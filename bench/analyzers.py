@@ -11,7 +11,7 @@ read-out), the first 1,000 (the retrieval benchmark's questions), the everyday E
 (``bench/sets/natural_en.jsonl``), the everyday Vietnamese questions (``natural_vi.jsonl``, every split,
 on their ALQAC corpora), and as a control for Vietnamese ALQAC 2022 and ALQAC 2023 train, each
 question set scored by the Retriever (``Engine.search``, pins, boosts, window merging) and by the store's
-lexical ranking alone. ObliQA reuses the cached full-corpus index (``.bench-cache/obliqa-lexical``); the
+lexical ranking alone. ObliQA reuses the cached full-corpus index (``.bench-cache/obliqa-full``); the
 ALQAC corpora are ingested without vectors into ``.bench-cache/analyzers/``. Paired bootstrap 95 %
 intervals of the nDCG@10 difference.
 

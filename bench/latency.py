@@ -31,7 +31,7 @@ QUERIES = 100
 TARGET_MS = 15.0
 CANDIDATES = 50
 SUBSET_INDEX = CACHE / "obliqa-docs-subset" / "index"
-FULL_INDEX = CACHE / "obliqa-lexical" / "index"
+FULL_INDEX = CACHE / "obliqa-full" / "index"  # bench/indexes.py CACHES
 
 
 def proc_status_mb(key: str) -> float | None:

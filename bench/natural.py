@@ -11,7 +11,7 @@ Usage::
 Question sets: ``bench/sets/natural_*.jsonl`` (written for this benchmark, gold articles of the ALQAC
 2022 / 2023 law corpora; see bench/sets/README.md), loaded by ``benchsets.natural`` onto the cached
 benchmark index of their corpus (``bench/indexes.py``; searched with vectors when every chunk of the
-index has one, ObliQA lexical only). Rows, per set: plain bm25s on each article's raw text with the question as
+index has one, as the full ObliQA corpus does since session 16). Rows, per set: plain bm25s on each article's raw text with the question as
 typed and rewritten; the Retriever lexical only with ``retrieve.wording`` off and in each mode; then,
 where the index has vectors, dense only, the shipped defaults with and without wording, and reciprocal
 rank fusion with and without wording. The control reruns the ALQAC questions (statements and formal

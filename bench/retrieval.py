@@ -10,7 +10,7 @@ Usage::
 
 Question sets (``citewise.evaluate.benchsets``): ALQAC 2022 (520 questions, 1,377 articles), ALQAC
 2023 train (100 questions, 2,249 articles), ObliQA dev (first 1,000 questions) on the full corpus
-(13,012 passages, lexical only: no vectors, ``.bench-cache/obliqa-lexical``) and on a subset of
+(13,012 passages, lexical, dense and fused rows since session 16: ``.bench-cache/obliqa-full``) and on a subset of
 whole documents small enough to embed (``obliqa_subset``: lexical, dense and fused rows;
 ``.bench-cache/obliqa-docs-subset``). The latency sweep (``bench/latency.py``) copies ObliQA
 documents and borrows the subset's vectors. Each corpus is written as JSONL and ingested once with

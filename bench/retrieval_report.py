@@ -15,7 +15,7 @@ SECTIONS = (*DATASETS, "latency")
 TITLES = {
     "alqac2022": "ALQAC 2022 (520 questions, 1,377 articles)",
     "alqac2023": "ALQAC 2023 train (100 questions, 2,249 articles)",
-    "obliqa": "ObliQA dev, full corpus, lexical only (first 1,000 questions, 13,012 passages)",
+    "obliqa": "ObliQA dev, full corpus (first 1,000 questions, 13,012 passages)",
     "obliqa_subset": "ObliQA dev, document subset, lexical + dense + fused",
 }
 TARGETS = {
