@@ -5,14 +5,20 @@ are shown as it wrote them: questions on the sample corpus (EN + VI), the system
 Per question: seconds to the first checked sentence (the first draft sentence shown), seconds to the whole answer,
 who wrote what is shown (the model, or the extractive fallback after the model's sentences failed their checks),
 and whether the model stopped at its time budget. Targets (issue 14): first sentence p50 <= 8 s, whole p50 <= 12 s on
-2 idle cores; the load average is recorded with every answer, since on a shared machine the figures are not idle.
+2 idle cores, and >= 70 % of the answers shown as written by the model with no shown sentence carrying a figure its
+quotes lack; the load average is recorded with every answer, since on a shared machine the figures are not idle.
 
-    .venv/bin/python bench/local_latency.py [--limit N]
+``--set nearmiss``: the answerable questions written about the sample corpus in bench/sets/legal_nearmiss.jsonl
+(32, EN + VI, each with its gold answer): also whether the answer states the gold answer's figures and contains
+its words. Results go to ``bench/results/local_latency[-nearmiss].json``; ``--no-docs`` leaves docs/benchmarks.md.
+
+    .venv/bin/python bench/local_latency.py [--limit N] [--set default|nearmiss] [--no-docs]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import tempfile
 import time
@@ -20,12 +26,15 @@ from pathlib import Path
 from typing import Any
 
 import citewise
+from citewise.lang import fold
 from citewise.settings import Settings
+from citewise.verify.numbers import extract_numbers, unsupported_numbers
 from common import command_line, loadavg, machine, md_table, write_results, write_section
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "src" / "citewise" / "samples" / "corpus"
 RESULTS = ROOT / "bench" / "results" / "local_latency.json"
+NEARMISS = ROOT / "bench" / "sets" / "legal_nearmiss.jsonl"
 QUESTIONS = [
     "How many days do I have to notify Harbourview of damage to my home?",
     "Within how many hours must a personal data breach be notified to the Authority?",
@@ -40,10 +49,28 @@ QUESTIONS = [
 ]
 
 
+def nearmiss_questions() -> list[tuple[str, str]]:
+    """(question, gold answer) of the answerable near-miss set's questions on the sample corpus."""
+    rows = [json.loads(line) for line in NEARMISS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [(r["question"], r["answer"]) for r in rows if r["source"] == "samples" and r["answerable"]]
+
+
+def _norm(text: str) -> str:
+    return " ".join(fold(text).lower().split())
+
+
+def _figures(text: str) -> set[str]:
+    return extract_numbers(text)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--limit", type=int, default=len(QUESTIONS))
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--set", choices=("default", "nearmiss"), default="default")
+    ap.add_argument("--no-docs", action="store_true")
     args = ap.parse_args()
+    items = [(q, "") for q in QUESTIONS] if args.set == "default" else nearmiss_questions()
+    items = items[: args.limit] if args.limit else items
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         engine = citewise.open(settings=Settings(index=Path(tmp) / "index"))
@@ -52,12 +79,13 @@ def main() -> None:
         engine.warm("local")
         warm_s = time.perf_counter() - t0
         print(f"warm-up (model load + system prompt) {warm_s:.1f} s", flush=True)
-        for q in QUESTIONS[: args.limit]:
+        for q, gold in items:
             first: list[float] = []
             load = loadavg()
             t0 = time.perf_counter()
             answer = engine.ask(q, "local", on_sentence=lambda s, f=first, t=t0: f.append(time.perf_counter() - t))
             total = time.perf_counter() - t0
+            by_model = answer.generator == "local"
             row = {
                 "question": q,
                 "first_sentence_s": round(first[0], 2) if first else None,
@@ -65,9 +93,23 @@ def main() -> None:
                 "shown_by": answer.generator,
                 "attempts": answer.attempts,
                 "refused": answer.refused,
+                "outcome": answer.outcome,
                 "sentences": [s.text for s in answer.sentences],
+                "quotes": [[c.quote for c in s.citations] for s in answer.sentences],
+                # a figure, date or reference of a sentence the model wrote that none of its quotes holds
+                "figures_not_in_quotes": [
+                    n
+                    for s in answer.sentences
+                    if by_model
+                    for n in unsupported_numbers(s.text, [c.quote for c in s.citations])
+                ],
+                "tokens": answer.tokens,
                 "load": load,
             }
+            if gold:
+                row["gold"] = gold
+                row["contains_gold"] = _norm(gold) in _norm(answer.text)
+                row["gold_figures_stated"] = bool(_figures(gold)) and _figures(gold) <= _figures(answer.text)
             rows.append(row)
             print(
                 f"{row['first_sentence_s']} s / {row['whole_s']} s  {row['shown_by']:10}  load {load[0]:.2f}  {q}",
@@ -75,17 +117,34 @@ def main() -> None:
             )
         engine.close()
     firsts = [r["first_sentence_s"] for r in rows if r["first_sentence_s"] is not None]
-    summary = {
+    summary: dict[str, Any] = {
         "questions": len(rows),
         "warm_s": round(warm_s, 1),
         "first_sentence_p50_s": round(statistics.median(firsts), 2) if firsts else None,
         "answers_with_a_first_sentence": len(firsts),
         "whole_p50_s": round(statistics.median(r["whole_s"] for r in rows), 2),
         "shown_as_written_by_the_model": sum(r["shown_by"] == "local" for r in rows),
-        "targets": {"first_sentence_p50_s": 8, "whole_p50_s": 12},
+        "shown_sentences_with_figures_not_in_their_quotes": sum(len(r["figures_not_in_quotes"]) > 0 for r in rows),
+        "prompt_tokens_p50": statistics.median(r["tokens"].get("prompt", 0) for r in rows),
+        "completion_tokens_p50": statistics.median(r["tokens"].get("completion", 0) for r in rows),
+        "targets": {"first_sentence_p50_s": 8, "whole_p50_s": 12, "shown_as_written_share": 0.7},
     }
-    result = {"machine": machine(command_line("local_latency.py", None), False), "summary": summary, "rows": rows}
-    write_results(RESULTS, result)
+    golds = [r for r in rows if "gold" in r]
+    if golds:
+        with_figures = [r for r in golds if _figures(r["gold"])]
+        summary["answered"] = sum(r["outcome"] == "answered" for r in golds)
+        summary["contains_gold"] = sum(r["contains_gold"] for r in golds)
+        summary["gold_figures_stated"] = f"{sum(r['gold_figures_stated'] for r in with_figures)}/{len(with_figures)}"
+    out = RESULTS if args.set == "default" else RESULTS.with_name("local_latency-nearmiss.json")
+    result: dict[str, Any] = {
+        "machine": machine(command_line("local_latency.py", None), False),
+        "summary": summary,
+        "rows": rows,
+    }
+    write_results(out, result)
+    print(summary)
+    if args.no_docs or args.set != "default":
+        return
     table = md_table(
         ["question", "first sentence (s)", "whole (s)", "shown by", "load"],
         [
@@ -104,7 +163,6 @@ def main() -> None:
         f"{summary['shown_as_written_by_the_model']} of {len(rows)} (the others fell back to quotes after the "
         "model's sentences failed their checks).\n\n" + table,
     )
-    print(summary)
 
 
 if __name__ == "__main__":

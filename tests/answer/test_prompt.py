@@ -1,8 +1,9 @@
-"""The fragments a small local model sees: cut to the sentences that answer the question, verbatim."""
+"""The fragments a model sees (cut to the sentences that answer the question, verbatim, each with an id) and how
+its reply becomes quote-anchored sentences."""
 
 from __future__ import annotations
 
-from citewise.answer.prompt import focus, messages, parse_reply, schema
+from citewise.answer.prompt import build, focus, parse_reply, schema
 from citewise.answer.records import Fragment
 from citewise.retrieve.records import Evidence
 from citewise.types import Chunk
@@ -50,10 +51,13 @@ def test_local_prompt_is_focused_other_prompts_are_not() -> None:
     )
     frag = Fragment("F1", Evidence(chunk=chunk, doc_title="Quy tắc", score=1.0))
     q = "Công ty tạm ứng bao nhiêu phần trăm?"
-    focused = messages(q, [frag], "vi", False, 3, limit_chars=260, focused=True)[1]["content"]
-    plain = messages(q, [frag], "vi", False, 3, limit_chars=5000)[1]["content"]
+    focused = build(q, [frag], "vi", False, 3, limit_chars=260, focused=True).messages[1]["content"]
+    plain = build(q, [frag], "vi", False, 3, limit_chars=5000)
     assert "4. Trường hợp chậm thanh toán" not in focused and "50%" in focused
-    assert ARTICLE in plain
+    assert [line.split(" ", 1)[1] for line in plain.messages[1]["content"].split("\n") if line[:1] == "S"] == (
+        ARTICLE.split("\n")
+    )  # every sentence, each on its line after its id
+    assert [q.text for q in plain.cited.values()] == ARTICLE.split("\n")
 
 
 PLANTED = (
@@ -70,7 +74,7 @@ def _frag(text: str, short: str = "F1", lang: str = "en") -> Fragment:
 
 
 def test_fragments_are_fenced_their_tags_escaped_and_planted_lines_withheld() -> None:
-    user = messages("How long do I have to report a loss?", [_frag(PLANTED)], "en", False, 3)[1]["content"]
+    user = build("How long do I have to report a loss?", [_frag(PLANTED)], "en", False, 3).messages[1]["content"]
     assert user.count("<fragment ") == 1 and user.count("</fragment>") == 1  # only the real fence
     assert '<fragment id="F1">' in user and "‹fragment" in user and "‹/fragment>" in user
     assert "within 14 days of the loss" in user
@@ -99,8 +103,34 @@ def test_a_reply_with_quotes_becomes_quote_anchored_sentences() -> None:
     assert refused.refused and not refused.sentences
 
 
-def test_the_schema_puts_quotes_before_the_sentence_and_bounds_the_sentences() -> None:
-    s = schema(2)
+def test_the_schema_puts_the_cited_ids_before_the_sentence_and_allows_only_ids_shown() -> None:
+    s = schema(2, ["S1", "S2"])
     item = s["properties"]["answer"]["items"]
-    assert list(item["properties"]) == ["quotes", "sentence"] and item["properties"]["quotes"]["minItems"] == 1
+    assert list(item["properties"]) == ["cites", "sentence"] and item["properties"]["cites"]["minItems"] == 1
+    assert item["properties"]["cites"]["items"]["enum"] == ["S1", "S2"]
     assert s["properties"]["answer"]["maxItems"] == 2
+
+
+def test_cited_ids_become_the_verbatim_sentences_they_name() -> None:
+    text = "Section 4. Notice of loss\nThe insured must notify the company\nwithin 14 days of the loss. Notice may be given by phone."
+    frags = [_frag(text), _frag("Claims are paid within 30 days of agreement.", short="F2")]
+    prompt = build("How long do I have to report a loss?", frags, "en", False, 3)
+    user = prompt.messages[1]["content"]
+    assert "S2 The insured must notify the company within 14 days of the loss.\n" in user  # wrapped line joined
+    assert "S4 Claims are paid within 30 days of agreement." in user and prompt.ids == ["S1", "S2", "S3", "S4"]
+    assert prompt.schema(3)["properties"]["answer"]["items"]["properties"]["cites"]["items"]["enum"] == prompt.ids
+    reply = (
+        '{"answer": [{"cites": ["S2", "S7"], "sentence": "You must report a loss within 14 days."}], "refused": false}'
+    )
+    (sentence,) = parse_reply(reply, "local", frags, "en", prompt.cited).sentences
+    (quote,) = sentence.quotes
+    assert quote.marker == "F1" and quote.text == "The insured must notify the company\nwithin 14 days of the loss."
+    assert quote.text in text  # verbatim: the validator finds it with its exact span
+    assert sentence.markers == ["F1", "S7"]  # an id never shown stays a marker, reported as invalid
+
+
+def test_planted_sentences_get_no_id_and_leave_a_gap() -> None:
+    prompt = build("How long do I have to report a loss?", [_frag(PLANTED)], "en", False, 3)
+    assert all("SYSTEM" not in q.text and "ignore" not in q.text for q in prompt.cited.values())
+    lines = prompt.messages[1]["content"].split("\n")
+    assert "…" in lines and not any("ignore previous" in line for line in lines)

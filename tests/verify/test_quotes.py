@@ -153,3 +153,21 @@ def test_a_written_sentence_that_states_nothing_fails_even_with_a_true_quote(sen
         [f],
     )
     assert ok.verdict.status == "supported", ok.verdict
+
+
+def test_a_sentence_citing_ids_rests_on_the_sentences_they_name_and_an_unknown_id_is_reported() -> None:
+    from citewise.answer.prompt import build, parse_reply
+
+    f = fragment("F1", EN, "Article 33", "en")
+    prompt = build("Within how many hours must a breach be notified?", [f], "en", False, 3)
+    sid = next(k for k, q in prompt.cited.items() if "72 hours" in q.text)
+    reply = (
+        f'{{"answer": [{{"cites": ["{sid}", "S99"], "sentence": "The controller shall notify the Authority not later '
+        'than 72 hours after having become aware of it."}], "refused": false}'
+    )
+    draft = parse_reply(reply, "local", [f], "en", prompt.cited)
+    (c,) = Validator().check(draft, [f])
+    assert c.verdict.status == "supported", c.verdict
+    (cite,) = c.citations
+    assert cite.quote == prompt.cited[sid].text and "72 hours" in cite.quote  # the whole named sentence, verbatim
+    assert any("invalid marker(s) removed: S99" in d for d in c.verdict.details)

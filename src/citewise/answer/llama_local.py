@@ -11,7 +11,7 @@ from typing import Any
 
 from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.models import model_path
-from citewise.answer.prompt import SYSTEM, item_sentence, messages, parse_partial, parse_reply, schema
+from citewise.answer.prompt import SYSTEM, Prompt, build, item_sentence, parse_partial, parse_reply
 from citewise.answer.records import Draft, Fragment
 from citewise.answer.stream import AnswerItems
 from citewise.errors import GeneratorError, MissingDependency
@@ -56,19 +56,17 @@ class LlamaCppGenerator(Generator):
             messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": "-"}], max_tokens=1
         )
 
-    def fit(
-        self, question: str, fragments: list[Fragment], lang: str, strict: bool
-    ) -> tuple[list[dict[str, str]], int]:
+    def fit(self, question: str, fragments: list[Fragment], lang: str, strict: bool) -> tuple[Prompt, int]:
         """The prompt and its size in tokens. Its time is the question's: the system prompt is evaluated once
         (``warm``), the user message (fragments and question) every time, so it is cut to ``prompt_tokens``
         (fewer fragments, then each shorter, down to one) and to the context window."""
         room = min(self.settings.prompt_tokens, self.settings.n_ctx - self.settings.max_tokens - 64 - self._system)
         frags, limit = list(fragments[: max(1, self.settings.fragments)]), self.settings.fragment_chars
         while True:
-            msgs = messages(question, frags, lang, strict, self.max_sentences, limit, focused=True)
-            used = self._tokens(msgs[1]["content"])
+            prompt = build(question, frags, lang, strict, self.max_sentences, limit, focused=True)
+            used = self._tokens(prompt.messages[1]["content"])
             if used <= room:
-                return msgs, used + self._system
+                return prompt, used + self._system
             if len(frags) > 2:
                 frags.pop()
             elif limit > 200:
@@ -76,7 +74,7 @@ class LlamaCppGenerator(Generator):
             elif len(frags) > 1:
                 frags.pop()
             elif used <= self.settings.n_ctx - self.settings.max_tokens - 64 - self._system:
-                return msgs, used + self._system  # one short fragment: over the time budget, within the context
+                return prompt, used + self._system  # one short fragment: over the time budget, within the context
             else:
                 raise GeneratorError(f"the question and fragments do not fit the {self.settings.n_ctx}-token context")
 
@@ -93,15 +91,15 @@ class LlamaCppGenerator(Generator):
     ) -> Draft:
         """Decodes token by token: each sentence is handed to ``on_sentence`` as soon as it is complete, and
         decoding stops at the time budget (``budget_s``) with the sentences complete by then."""
-        msgs, prompt_tokens = self.fit(question, fragments, lang, strict)
+        prompt, prompt_tokens = self.fit(question, fragments, lang, strict)
         started = self.clock()
         items = AnswerItems()
         pieces = 0
         stopped = ""
         try:
             stream = self.llm.create_chat_completion(
-                messages=msgs,
-                response_format={"type": "json_object", "schema": schema(self.max_sentences)},
+                messages=prompt.messages,
+                response_format={"type": "json_object", "schema": prompt.schema(self.max_sentences)},
                 temperature=0.0 if strict else self.settings.temperature,
                 max_tokens=self.settings.max_tokens,
                 seed=self.settings.seed,
@@ -113,7 +111,7 @@ class LlamaCppGenerator(Generator):
                     continue
                 pieces += 1
                 for item in items.feed(piece):
-                    sentence = item_sentence(item, lang)
+                    sentence = item_sentence(item, lang, prompt.cited)
                     if sentence is not None and on_sentence is not None:
                         on_sentence(sentence)
                 if self.clock() - started > self.settings.budget_s:
@@ -122,9 +120,11 @@ class LlamaCppGenerator(Generator):
         except (ValueError, RuntimeError) as e:  # context overflow, decode failure
             raise GeneratorError(f"llama.cpp: {e}") from e
         if stopped:
-            draft = parse_partial(items, self.name, fragments, lang) or Draft([], self.name, items.text, True)
+            draft = parse_partial(items, self.name, fragments, lang, prompt.cited) or Draft(
+                [], self.name, items.text, True
+            )
         else:
-            draft = parse_reply(items.text, self.name, fragments, lang)
+            draft = parse_reply(items.text, self.name, fragments, lang, prompt.cited)
         draft.stopped = stopped
         draft.prompt_tokens = prompt_tokens
         draft.completion_tokens = pieces

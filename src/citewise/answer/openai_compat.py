@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from citewise.answer.base import Generator, SentenceSink
-from citewise.answer.prompt import item_sentence, messages, parse_reply, schema
+from citewise.answer.prompt import Prompt, build, item_sentence, parse_reply
 from citewise.answer.records import Draft, Fragment
 from citewise.answer.stream import AnswerItems
 from citewise.errors import GeneratorError
@@ -67,26 +67,32 @@ class OpenAICompatGenerator(Generator):
     ) -> Draft:
         """With ``on_sentence``, the reply is streamed (server-sent events) and each sentence handed on as
         soon as it is complete; otherwise it is read whole."""
+        prompt = build(question, fragments, lang, strict, self.max_sentences)
         payload: dict[str, Any] = {
             "model": self.settings.model,
-            "messages": messages(question, fragments, lang, strict, self.max_sentences),
+            "messages": prompt.messages,
             "temperature": 0.0 if strict else self.settings.temperature,
             "max_tokens": self.settings.max_tokens,
-            "response_format": {"type": "json_object", "schema": schema(self.max_sentences)},
+            "response_format": {"type": "json_object", "schema": prompt.schema(self.max_sentences)},
         }
         if on_sentence is not None:
-            return self._stream(payload, fragments, lang, on_sentence)
+            return self._stream(payload, fragments, lang, prompt, on_sentence)
         data = self._post(payload)
         try:
             content = data["choices"][0]["message"].get("content") or ""
         except (KeyError, IndexError, TypeError) as e:
             raise GeneratorError(f"unexpected reply shape: {str(data)[:200]}") from e
-        draft = parse_reply(content, self.name, fragments, lang)
+        draft = parse_reply(content, self.name, fragments, lang, prompt.cited)
         _count(draft, data.get("usage"))
         return draft
 
     def _stream(
-        self, payload: dict[str, Any], fragments: list[Fragment], lang: str, on_sentence: SentenceSink
+        self,
+        payload: dict[str, Any],
+        fragments: list[Fragment],
+        lang: str,
+        prompt: Prompt,
+        on_sentence: SentenceSink,
     ) -> Draft:
         items = AnswerItems()
         usage: Any = None
@@ -107,10 +113,10 @@ class OpenAICompatGenerator(Generator):
                 if piece:
                     pieces += 1
                     for item in items.feed(piece):
-                        sentence = item_sentence(item, lang)
+                        sentence = item_sentence(item, lang, prompt.cited)
                         if sentence is not None:
                             on_sentence(sentence)
-        draft = parse_reply(items.text, self.name, fragments, lang)
+        draft = parse_reply(items.text, self.name, fragments, lang, prompt.cited)
         _count(draft, usage or {"completion_tokens": pieces})
         return draft
 

@@ -115,7 +115,8 @@ class Validator:
     def _sentence(self, s: DraftSentence, by_marker: dict[str, Fragment], urls: set[str]) -> CheckedSentence:
         failed: list[str] = []
         details: list[str] = []
-        markers = [q.marker for q in s.quotes] if s.quotes else s.markers
+        # a quote-anchored sentence rests on its quotes; its other markers are reported when they name nothing
+        markers = [q.marker for q in s.quotes] + [m for m in s.markers if m not in by_marker] if s.quotes else s.markers
         cited = [by_marker[m] for m in markers if m in by_marker]
         invalid = [m for m in dict.fromkeys(markers) if m not in by_marker] + stray_brackets(s.text)
         if invalid:
