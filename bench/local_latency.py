@@ -161,7 +161,7 @@ def main() -> None:
         f"({summary['answers_with_a_first_sentence']} of {len(rows)} answers had one), whole answer p50 "
         f"**{summary['whole_p50_s']} s** (targets 8 s / 12 s on 2 idle cores); shown as written by the model: "
         f"{summary['shown_as_written_by_the_model']} of {len(rows)} (the others fell back to quotes after the "
-        "model's sentences failed their checks).\n\n" + table,
+        "model's sentences failed their checks or did not state what was asked).\n\n" + table,
     )
 
 

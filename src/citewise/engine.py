@@ -62,7 +62,7 @@ def build_generator(settings: Settings, name: str) -> Generator:
 
     a = settings.answer
     if name == "local":
-        return GENERATORS.create("local", settings=a.llm, max_sentences=a.max_sentences)
+        return GENERATORS.create("local", settings=a.llm, max_sentences=min(a.max_sentences, a.llm.max_sentences))
     if name == "openai":
         return GENERATORS.create("openai", settings=a.openai, max_sentences=a.max_sentences)
     return GENERATORS.create(name, max_sentences=a.max_sentences)

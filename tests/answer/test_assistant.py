@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from citewise.answer.base import Generator
-from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
+from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment, Quote
 from citewise.assistant import Assistant
 from citewise.assistant.records import Answer
 from citewise.index.embedded import EmbeddedStore
@@ -170,4 +170,43 @@ def test_a_true_model_answer_about_a_neighbouring_topic_gives_way_to_the_extract
     )
     assert answer.generator == "extractive" and "180 ngày" not in answer.sentences[0].text, answer.text
     assert "hoàn" in answer.text and any("leave out what the question is about" in a for a in answer.attempts)
+    assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]
+
+
+def test_without_a_judge_a_model_is_shown_the_sentence_the_extractive_answer_quotes_as_its_focus(
+    retriever: Retriever,
+) -> None:
+    seen: list[list[Fragment]] = []
+
+    def reply(frags: list[Fragment], strict: bool) -> Draft:
+        seen.append(frags)
+        return Draft([], "scripted", refused=True)
+
+    Assistant(retriever, ScriptedGenerator(reply)).ask(HOME_Q)
+    (focused,) = [f for f in seen[0] if f.focus is not None]
+    base = focused.evidence.char_start if focused.evidence.text else focused.evidence.chunk.char_start
+    a, b = focused.focus or (0, 0)
+    assert "15 ngày" in focused.text[a - base - 40 : b - base + 40]  # the duration asked for, in Điều 12 khoản 1
+    assert seen[0][0] is focused  # and its fragment is read first
+
+
+def test_a_model_stating_the_answer_from_the_sentence_the_extractive_answer_quotes_is_not_replaced(
+    retriever: Retriever,
+) -> None:
+    """The model's sentence leaves out 'personal data breach' but states the 72 hours from the very sentence the
+    extractive answer quotes: it is the model's answer that is shown."""
+    said = (
+        "The controller shall notify the Authority without undue delay and, where feasible, not later than 72 hours "
+        "after having become aware of it."
+    )
+
+    def reply(frags: list[Fragment], strict: bool) -> Draft:
+        holding = next(f.short for f in frags if "not later than 72 hours" in f.text)
+        quote = Quote(holding, "notify the Authority without undue delay and, where feasible, not later than 72 hours")
+        return Draft([DraftSentence(said, [holding], quotes=[quote])], "scripted")
+
+    answer = Assistant(retriever, ScriptedGenerator(reply)).ask(
+        "Within how many hours must a personal data breach be notified to the Authority?"
+    )
+    assert answer.generator == "scripted" and answer.sentences[0].text == said, answer.attempts
     assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]

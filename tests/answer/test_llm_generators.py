@@ -72,7 +72,7 @@ def test_local_model_streams_exactly_the_sentences_of_its_draft(local: LlamaCppG
     )
     assert not draft.stopped
     assert [(s.text, s.quotes) for s in streamed] == [(s.text, s.quotes) for s in draft.sentences]
-    assert streamed and all(s.quotes for s in streamed), draft.raw[:300]  # the schema makes every sentence quote
+    assert streamed and all(s.quotes for s in streamed), draft.raw[-600:]  # the schema makes every sentence quote
 
 
 def test_a_local_model_over_its_time_budget_stops_and_the_answer_falls_back(smollm: Path, retriever: Retriever) -> None:
@@ -112,7 +112,7 @@ def server(smollm: Path) -> Iterator[str]:
             "--port",
             str(port),
             "--n_ctx",
-            "2048",
+            "4096",  # the prompt (system prompt with its two examples, fragments, question) is over 2,048 tokens
             "--n_threads",
             "2",
         ],
@@ -135,10 +135,10 @@ def server(smollm: Path) -> Iterator[str]:
 
 
 def test_openai_compatible_endpoint_against_a_real_server(server: str, retriever: Retriever) -> None:
-    gen = OpenAICompatGenerator(OpenAISettings(base_url=server, model="smollm", max_tokens=320, timeout=120))
+    gen = OpenAICompatGenerator(OpenAISettings(base_url=server, model="smollm", max_tokens=512, timeout=120))
     answer = Assistant(retriever, gen).ask(QUESTION)
     assert not answer.refused and answer.attempts[0].startswith("openai:")
-    assert answer.tokens["prompt"] > 100
+    assert answer.tokens["prompt"] > 100, (answer.attempts, answer.tokens, answer.timings)
     assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]
     # the same structured output, streamed as server-sent events
     evidence = retriever.search(QUESTION, k=3).evidence
@@ -148,7 +148,7 @@ def test_openai_compatible_endpoint_against_a_real_server(server: str, retriever
     )
     assert draft.raw.lstrip().startswith("{") and draft.completion_tokens > 0
     assert [(s.text, s.quotes) for s in streamed] == [(s.text, s.quotes) for s in draft.sentences]
-    assert streamed and all(s.quotes for s in streamed), draft.raw[:300]
+    assert streamed and all(s.quotes for s in streamed), draft.raw[-600:]
 
 
 def test_http_client_retries_then_reports_a_clear_error() -> None:

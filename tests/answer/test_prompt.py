@@ -54,10 +54,23 @@ def test_local_prompt_is_focused_other_prompts_are_not() -> None:
     focused = build(q, [frag], "vi", False, 3, limit_chars=260, focused=True).messages[1]["content"]
     plain = build(q, [frag], "vi", False, 3, limit_chars=5000)
     assert "4. Trường hợp chậm thanh toán" not in focused and "50%" in focused
-    assert [line.split(" ", 1)[1] for line in plain.messages[1]["content"].split("\n") if line[:1] == "S"] == (
-        ARTICLE.split("\n")
-    )  # every sentence, each on its line after its id
-    assert [q.text for q in plain.cited.values()] == ARTICLE.split("\n")
+    heading, *clauses = ARTICLE.split("\n")
+    lines = plain.messages[1]["content"].split("\n")
+    assert heading in lines  # the heading is shown without an id: it cannot be cited as an answer
+    assert [line.split(" ", 1)[1] for line in lines if line[:1] == "S"] == clauses  # each sentence after its id
+    assert [q.text for q in plain.cited.values()] == clauses
+
+
+def test_the_answering_sentence_is_shown_even_when_the_limit_would_leave_it_out() -> None:
+    chunk = Chunk("d1", 0, None, "Điều 12", ["Điều 12"], "[Quy tắc › Điều 12]", ARTICLE, 0, len(ARTICLE), "vi", "t:d")
+    clause1 = ARTICLE.split("\n")[1]
+    at = ARTICLE.index("15 ngày")
+    frag = Fragment("F1", Evidence(chunk=chunk, doc_title="Quy tắc", score=1.0), focus=(at, at + 7))
+    q = "Thời hạn giải quyết bồi thường là bao lâu?"  # clause 2 holds more of its words than clause 1
+    shown = build(q, [frag], "vi", False, 3, limit_chars=150, focused=True)
+    assert next(x.text for x in shown.cited.values()) == clause1
+    unfocused = build(q, [Fragment("F1", frag.evidence)], "vi", False, 3, limit_chars=150, focused=True)
+    assert clause1 not in [x.text for x in unfocused.cited.values()]
 
 
 PLANTED = (
@@ -116,11 +129,11 @@ def test_cited_ids_become_the_verbatim_sentences_they_name() -> None:
     frags = [_frag(text), _frag("Claims are paid within 30 days of agreement.", short="F2")]
     prompt = build("How long do I have to report a loss?", frags, "en", False, 3)
     user = prompt.messages[1]["content"]
-    assert "S2 The insured must notify the company within 14 days of the loss.\n" in user  # wrapped line joined
-    assert "S4 Claims are paid within 30 days of agreement." in user and prompt.ids == ["S1", "S2", "S3", "S4"]
+    assert "S1 The insured must notify the company within 14 days of the loss.\n" in user  # wrapped line joined
+    assert "S3 Claims are paid within 30 days of agreement." in user and prompt.ids == ["S1", "S2", "S3"]
     assert prompt.schema(3)["properties"]["answer"]["items"]["properties"]["cites"]["items"]["enum"] == prompt.ids
     reply = (
-        '{"answer": [{"cites": ["S2", "S7"], "sentence": "You must report a loss within 14 days."}], "refused": false}'
+        '{"answer": [{"cites": ["S1", "S7"], "sentence": "You must report a loss within 14 days."}], "refused": false}'
     )
     (sentence,) = parse_reply(reply, "local", frags, "en", prompt.cited).sentences
     (quote,) = sentence.quotes

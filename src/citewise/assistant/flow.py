@@ -18,7 +18,7 @@ from citewise.assistant.records import LOW_CONFIDENCE, NO_DIRECT, NO_DIRECT_ANSW
 from citewise.assistant.report import build_report, write_report
 from citewise.chunk.sentences import sentence_spans
 from citewise.judge.answerability import AnswerabilityJudge
-from citewise.judge.records import Answerability, AnswerSpan
+from citewise.judge.records import Answerability
 from citewise.redact import keep
 from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import LOOKUP_WORDS, Evidence, SearchResult
@@ -94,7 +94,10 @@ class Assistant:
         if judged is not None and not judged.answers(self.judge.threshold(lang) if self.judge else 0.0):
             return self._report(self._no_direct(question, lang, result, judged, timings, t0), result, [])
         if judged is not None and judged.span is not None:
-            fragments = focus_on(fragments, result.evidence[judged.span.evidence], judged.span)
+            span = judged.span
+            fragments = focus_on(fragments, result.evidence[span.evidence], (span.char_start, span.char_end))
+        elif self.generator is not self.fallback:
+            fragments = self._extractive_focus(question, fragments, lang)
         # a model reads its first fragment first: the judge's answering provision leads, when it is on topic
         mine = fragments if self.generator is self.fallback else lead_with_focus(question, fragments)
         attempts: list[str] = []
@@ -136,7 +139,7 @@ class Assistant:
             why = ""
             if shown and states_figure_asked(question, mine_text) is False and states_figure_asked(question, theirs):
                 why = "the model's sentences do not state the figure asked for"
-            elif shown and off_topic(question, mine_text, theirs):
+            elif shown and off_topic(question, mine_text, theirs) and not same_sentence(checked, shown[0]):
                 why = "the model's sentences leave out what the question is about"
             if why:
                 attempts.extend([*tried, f"{why}: extractive answer shown"])
@@ -201,6 +204,20 @@ class Assistant:
         judged = self.judge.answerable(question, result.evidence[: self.settings.fragments], lang)
         timings["judge"] = (self.clock() - t) * 1000
         return judged
+
+    def _extractive_focus(self, question: str, fragments: list[Fragment], lang: str) -> list[Fragment]:
+        """With no judge's answering sentence, the sentence the extractive answer would quote first (chosen by
+        the kind of answer the question asks for) is the fragments' focus: a model is shown it first."""
+        try:
+            draft = self.fallback.generate(question, fragments, lang)
+        except GeneratorError:
+            return fragments
+        for sentence in draft.sentences:
+            span = sentence.quote_span
+            home = next((f for f in fragments if span and f.ref in sentence.markers), None)
+            if span is not None and home is not None:
+                return focus_on(fragments, home.evidence, span)
+        return fragments
 
     def _no_direct(
         self,
@@ -360,10 +377,10 @@ class Assistant:
         )
 
 
-def focus_on(fragments: list[Fragment], evidence: Evidence, span: AnswerSpan) -> list[Fragment]:
-    """The fragments in their order, the one holding the judge's answering sentence marking it as its focus
-    (added last when the judge read evidence beyond the fragments given to the generator)."""
-    focus = (span.char_start, span.char_end)
+def focus_on(fragments: list[Fragment], evidence: Evidence, focus: tuple[int, int]) -> list[Fragment]:
+    """The fragments in their order, the one holding the answering sentence (``focus``, its span in
+    ``Document.text``) marking it as its focus (added last when the judge read evidence beyond the fragments
+    given to the generator)."""
     out = [Fragment(f.short, f.evidence, focus if f.evidence is evidence else None) for f in fragments]
     if not any(f.evidence is evidence for f in fragments):
         out.append(Fragment(f"F{len(fragments) + 1}", evidence, focus))
@@ -400,6 +417,20 @@ def off_topic(question: str, mine: list[str], theirs: list[str]) -> bool:
     """Whether the sentences ``mine`` leave out at least ``OFF_TOPIC`` more of what ``question`` is about than
     ``theirs`` do."""
     return topic_left_out(question, " ".join(mine)) >= topic_left_out(question, " ".join(theirs)) + OFF_TOPIC
+
+
+def same_sentence(checked: list[CheckedSentence], other: CheckedSentence) -> bool:
+    """Whether a sentence of ``checked`` cites text that ``other`` cites too (the same provision's sentence):
+    a model that states the answer from the sentence the extractive answer quotes is not off topic, however
+    it words it ("The controller shall notify the Authority ... not later than 72 hours ..." for "Within how
+    many hours must a personal data breach be notified?")."""
+    theirs = [(c.doc_id, c.char_start, c.char_end) for c in other.citations]
+    return any(
+        d == c.doc_id and a < c.char_end and c.char_start < b
+        for x in checked
+        for c in x.citations
+        for d, a, b in theirs
+    )
 
 
 def is_lookup(result: SearchResult) -> bool:
