@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import citewise
-from citewise.lang import fold
 from citewise.settings import Settings
 from citewise.verify.numbers import extract_numbers, unsupported_numbers
 from common import command_line, loadavg, machine, md_table, write_results, write_section
+from judge import _norm
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "src" / "citewise" / "samples" / "corpus"
@@ -53,14 +53,6 @@ def nearmiss_questions() -> list[tuple[str, str]]:
     """(question, gold answer) of the answerable near-miss set's questions on the sample corpus."""
     rows = [json.loads(line) for line in NEARMISS.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [(r["question"], r["answer"]) for r in rows if r["source"] == "samples" and r["answerable"]]
-
-
-def _norm(text: str) -> str:
-    return " ".join(fold(text).lower().split())
-
-
-def _figures(text: str) -> set[str]:
-    return extract_numbers(text)
 
 
 def main() -> None:
@@ -109,7 +101,9 @@ def main() -> None:
             if gold:
                 row["gold"] = gold
                 row["contains_gold"] = _norm(gold) in _norm(answer.text)
-                row["gold_figures_stated"] = bool(_figures(gold)) and _figures(gold) <= _figures(answer.text)
+                row["gold_figures_stated"] = bool(extract_numbers(gold)) and extract_numbers(gold) <= extract_numbers(
+                    answer.text
+                )
             rows.append(row)
             print(
                 f"{row['first_sentence_s']} s / {row['whole_s']} s  {row['shown_by']:10}  load {load[0]:.2f}  {q}",
@@ -131,7 +125,7 @@ def main() -> None:
     }
     golds = [r for r in rows if "gold" in r]
     if golds:
-        with_figures = [r for r in golds if _figures(r["gold"])]
+        with_figures = [r for r in golds if extract_numbers(r["gold"])]
         summary["answered"] = sum(r["outcome"] == "answered" for r in golds)
         summary["contains_gold"] = sum(r["contains_gold"] for r in golds)
         summary["gold_figures_stated"] = f"{sum(r['gold_figures_stated'] for r in with_figures)}/{len(with_figures)}"

@@ -51,14 +51,3 @@ def tainted_lines(text: str) -> list[tuple[int, int]]:
 def overlaps(span: tuple[int, int], tainted: list[tuple[int, int]]) -> bool:
     """Whether ``span`` touches any of the ``tainted`` spans."""
     return any(span[0] < b and a < span[1] for a, b in tainted)
-
-
-def withhold(text: str, placeholder: str = "[…]") -> str:
-    """``text`` with its tainted spans replaced by ``placeholder``: what a model is shown."""
-    out, last = [], 0
-    for a, b in sorted(tainted_lines(text)):
-        if a < last:
-            continue
-        out += [text[last:a], placeholder]
-        last = b
-    return "".join(out) + text[last:]

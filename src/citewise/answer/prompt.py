@@ -196,7 +196,7 @@ def render_fragments(
         text = f.text
         tainted = tainted_lines(text)
         spans = [s for s in sentence_spans(text) if text[s[0] : s[1]].strip() and not overlaps(s, tainted)]
-        base = f.evidence.char_start if f.evidence.text else c.char_start
+        base = f.evidence.text_start
         focus = (f.focus[0] - base, f.focus[1] - base) if f.focus else None
         keep = _kept(text, spans, question, limit_chars, focus)
         lines: list[str] = []
@@ -299,12 +299,12 @@ def item_sentence(item: Any, lang: str, cited: Mapping[str, Quote] | None = None
     quotes = _quotes(item.get("quotes"))
     unknown: list[str] = []
     raw = item.get("cites")
-    for c in raw if isinstance(raw, list) else []:
-        q = (cited or {}).get(_short(c))
+    for sid in (_short(c) for c in (raw if isinstance(raw, list) else [])):
+        q = (cited or {}).get(sid)
         if q is not None:
             quotes.append(q)
-        elif _short(c):
-            unknown.append(_short(c))
+        elif sid:
+            unknown.append(sid)
     ids = [_short(x) for x in (item.get("fragments") or []) if _short(x)]
     markers = list(dict.fromkeys([q.marker for q in quotes] + unknown + ids + inline))
     if not text or _is_refusal(text, lang):

@@ -445,7 +445,7 @@ def is_lookup(result: SearchResult) -> bool:
 def closest_citation(evidence: Evidence) -> Citation:
     """A provision cited by its opening sentence(s), up to about 300 characters."""
     text = evidence.text or evidence.chunk.body
-    base = evidence.char_start if evidence.text else evidence.chunk.char_start
+    base = evidence.text_start
     end = 0
     for _, e in sentence_spans(text):
         if end and e > 300:

@@ -78,6 +78,11 @@ class Evidence:
     def ref(self) -> str:
         return self.chunk.ref
 
+    @property
+    def text_start(self) -> int:
+        """Where the evidence text (``text``, else the chunk's body) starts in ``Document.text``."""
+        return self.char_start if self.text else self.chunk.char_start
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["ref"] = self.ref

@@ -29,7 +29,7 @@ class Citation:
         """The citation of ``[char_start, char_end)`` inside ``evidence`` (offsets in ``Document.text``)."""
         c = evidence.chunk
         text = evidence.text or c.body
-        base = evidence.char_start if evidence.text else c.char_start
+        base = evidence.text_start
         return cls(
             marker=evidence.ref,
             doc_id=c.doc_id,

@@ -116,7 +116,9 @@ class Validator:
         failed: list[str] = []
         details: list[str] = []
         # a quote-anchored sentence rests on its quotes; its other markers are reported when they name nothing
-        markers = [q.marker for q in s.quotes] + [m for m in s.markers if m not in by_marker] if s.quotes else s.markers
+        markers = (
+            ([q.marker for q in s.quotes] + [m for m in s.markers if m not in by_marker]) if s.quotes else s.markers
+        )
         cited = [by_marker[m] for m in markers if m in by_marker]
         invalid = [m for m in dict.fromkeys(markers) if m not in by_marker] + stray_brackets(s.text)
         if invalid:
