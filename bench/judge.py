@@ -5,6 +5,9 @@ Sets (never trained on; the SQuAD 2.0 test split is by article title, training/j
 - squad2-test: SQuAD 2.0 dev, test titles (EN, about half unanswerable);
 - vi-answerability-test: the Vietnamese SQuAD 2.0-format set's train file (VI; no stated licence: evaluation only);
 - answerability-en / -vi: the 500-row samples of ../shared/data/answerability (several paragraphs per question);
+  the Vietnamese sample's labels are mostly the wrong way round (bench/urasys_labels.py), so its rows measure
+  nothing; answerability-vi-relabelled is the same sample labelled by provenance (in-sample for the pair
+  classifier: its paragraphs are UIT-ViQuAD 1.0 train paragraphs);
 - legal-nearmiss: bench/sets/legal_nearmiss.jsonl (EN + VI, written for this project: a provision and questions it
   answers or nearly answers).
 Per set: AUC of the judge's score (answerable vs not), the operating point at the shipped thresholds (answer rate
@@ -30,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: tr
 
 from training import judge_pairs as jp
 
+import urasys_labels  # bench/urasys_labels.py
 from citewise.evaluate.classification import auc
 from citewise.judge.answerability import JUDGES, AnswerabilityJudge
 from citewise.judge.records import Passage
@@ -88,6 +92,10 @@ def sets(limit: int | None) -> dict[str, list[Item]]:
         "vi-answerability-test": _items(vi, limit),
         "answerability-en": _items([q for q in urasys if q.lang == "en"], limit),
         "answerability-vi": _items([q for q in urasys if q.lang == "vi"], limit),
+        "answerability-vi-relabelled": [
+            (q, "vi", [Passage(p) for p in ctx.split("\n") if p.strip()], ok, gold)
+            for q, ctx, ok, gold in spread(urasys_labels.relabelled(urasys_labels.provenance()), limit)
+        ],
     }
     if NEARMISS.exists():
         rows = [json.loads(line) for line in NEARMISS.read_text(encoding="utf-8").splitlines() if line.strip()]
