@@ -149,6 +149,15 @@ class OpenAISettings(_Section):
     retries: int = 2
     max_tokens: int = 384
     temperature: float = 0.1
+    context_tokens: int = 4096
+    """The server's context window: the prompt is cut to fit it with ``max_tokens`` left for the reply (raise it for
+    a hosted model; llama-cpp-python's server starts with 2,048 unless told otherwise). A server that still reports
+    the prompt too long gets it again at half the size, twice at most. One that cuts a long prompt silently (as
+    Ollama does) drops its start, which holds the instructions: set this to its context size."""
+    bytes_per_token: float = 2.5
+    """How the prompt's tokens are counted without the server's tokenizer: UTF-8 bytes / this. Recent tokenizers
+    take 3-4.5 bytes of English and about 3.4 of Vietnamese per token (Qwen2.5); small English-centred ones about
+    1.6 of Vietnamese (SmolLM2)."""
 
 
 class AnswerSettings(_Section):

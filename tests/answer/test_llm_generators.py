@@ -176,3 +176,59 @@ def test_http_client_retries_then_reports_a_clear_error() -> None:
     )
     draft = flaky.generate("q", [], "en")
     assert draft.refused and draft.prompt_tokens == 5 and sleeps[-1] == 0.5
+
+
+class _Recorder(httpx.HTTPTransport):
+    """A real HTTP transport that notes each request: (streamed?, status, body bytes)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[bool, int, int]] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        self.seen.append((b'"stream"' in request.content, response.status_code, len(request.content)))
+        return response
+
+
+def test_a_prompt_over_the_servers_context_is_sent_again_shorter(server: str, retriever: Retriever) -> None:
+    # the settings claim a context far larger than the server's 4,096 tokens: six Vietnamese fragments are about
+    # 9,000 SmolLM tokens. Streamed, llama-cpp-python's server answers 200 with no event; asked whole, it says
+    # the prompt is too long; the prompt is cut to half and the answer streams.
+    question = "Người được bảo hiểm phải làm gì khi xảy ra tổn thất?"
+    fragments = [Fragment(f"F{i + 1}", e) for i, e in enumerate(retriever.search(question, k=6).evidence)]
+    recorder = _Recorder()
+    gen = OpenAICompatGenerator(
+        OpenAISettings(base_url=server, model="smollm", max_tokens=48, timeout=120, context_tokens=100_000),
+        transport=recorder,
+    )
+    streamed: list[DraftSentence] = []
+    draft = gen.generate(question, fragments, "vi", on_sentence=streamed.append)
+    assert [(s, status) for s, status, _ in recorder.seen] == [(True, 200), (False, 400), (True, 200)], recorder.seen
+    assert recorder.seen[2][2] < recorder.seen[1][2] * 0.7
+    assert draft.completion_tokens > 0 and draft.raw.lstrip().startswith("{")
+
+
+def test_the_prompt_is_cut_to_the_context_tokens_given(retriever: Retriever) -> None:
+    sent: list[dict[str, object]] = []
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        sent.append(__import__("json").loads(request.content))
+        return httpx.Response(200, json={"choices": [{"message": {"content": '{"answer": [], "refused": true}'}}]})
+
+    question = "Người được bảo hiểm phải làm gì khi xảy ra tổn thất?"
+    fragments = [Fragment(f"F{i + 1}", e) for i, e in enumerate(retriever.search(question, k=6).evidence)]
+    for context in (1400, 2400, 100_000):
+        settings = OpenAISettings(max_tokens=256, context_tokens=context)
+        gen = OpenAICompatGenerator(settings, transport=httpx.MockTransport(reply))
+        gen.generate(question, fragments, "vi")
+        messages = sent[-1]["messages"]
+        assert isinstance(messages, list)
+        used = sum(gen.tokens(m["content"]) for m in messages)
+        assert used <= context - 256, (context, used)
+        assert question in messages[1]["content"] and 'id="F1"' in messages[1]["content"]
+    sizes = [len(str(s["messages"])) for s in sent]
+    assert sizes[0] < sizes[1] < sizes[2]
+    too_small = OpenAICompatGenerator(OpenAISettings(max_tokens=256, context_tokens=1000))
+    with pytest.raises(GeneratorError, match="tokens"):
+        too_small.generate(question, fragments, "vi")

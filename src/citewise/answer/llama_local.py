@@ -11,7 +11,7 @@ from typing import Any
 
 from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.models import model_path
-from citewise.answer.prompt import SYSTEM, Prompt, build, item_sentence, parse_partial, parse_reply
+from citewise.answer.prompt import SYSTEM, Prompt, fit, item_sentence, parse_partial, parse_reply
 from citewise.answer.records import Draft, Fragment
 from citewise.answer.stream import AnswerItems
 from citewise.errors import GeneratorError, MissingDependency
@@ -60,23 +60,20 @@ class LlamaCppGenerator(Generator):
         """The prompt and its size in tokens. Its time is the question's: the system prompt is evaluated once
         (``warm``), the user message (fragments and question) every time, so it is cut to ``prompt_tokens``
         (fewer fragments, then each shorter, down to one) and to the context window."""
-        room = min(self.settings.prompt_tokens, self.settings.n_ctx - self.settings.max_tokens - 64 - self._system)
-        frags, limit = list(fragments[: max(1, self.settings.fragments)]), self.settings.fragment_chars
-        while True:
-            prompt = build(question, frags, lang, strict, self.max_sentences, limit, focused=True)
-            used = self._tokens(prompt.messages[1]["content"])
-            if used <= room:
-                return prompt, used + self._system
-            if len(frags) > 2:
-                frags.pop()
-            elif limit > 200:
-                limit = max(200, int(limit * 0.8))
-            elif len(frags) > 1:
-                frags.pop()
-            elif used <= self.settings.n_ctx - self.settings.max_tokens - 64 - self._system:
-                return prompt, used + self._system  # one short fragment: over the time budget, within the context
-            else:
-                raise GeneratorError(f"the question and fragments do not fit the {self.settings.n_ctx}-token context")
+        most = self.settings.n_ctx - self.settings.max_tokens - 64 - self._system
+        prompt, used = fit(
+            question,
+            fragments[: max(1, self.settings.fragments)],
+            lang,
+            strict,
+            self.max_sentences,
+            self._tokens,
+            min(self.settings.prompt_tokens, most),
+            most,
+            self.settings.fragment_chars,
+            focused=True,
+        )
+        return prompt, used + self._system
 
     def _tokens(self, text: str) -> int:
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -12,11 +13,23 @@ from typing import Any
 import httpx
 
 from citewise.answer.base import Generator, SentenceSink
-from citewise.answer.prompt import Prompt, build, item_sentence, parse_reply
+from citewise.answer.prompt import SYSTEM, Prompt, fit, item_sentence, parse_reply
 from citewise.answer.records import Draft, Fragment
 from citewise.answer.stream import AnswerItems
 from citewise.errors import GeneratorError
 from citewise.settings import OpenAISettings
+
+SHRINKS = 2
+"""Times a prompt the server reports too long is sent again at half the size."""
+_TOO_LONG = ("context", "too long", "too many tokens", "maximum", "exceed")
+
+
+class PromptTooLong(GeneratorError):
+    """The server refused the prompt as longer than its context window (HTTP 400)."""
+
+
+class EmptyStream(GeneratorError):
+    """A streamed reply with status 200 and no event (llama-cpp-python's server, on a prompt over its context)."""
 
 
 class OpenAICompatGenerator(Generator):
@@ -51,6 +64,7 @@ class OpenAICompatGenerator(Generator):
                     data: dict[str, Any] = r.json()
                     return data
                 last = f"HTTP {r.status_code}: {r.text[:200]}"
+                _too_long(r.status_code, r.text, self.settings.base_url)
                 if r.status_code not in (408, 409, 429) and r.status_code < 500:
                     break
             if attempt < self.settings.retries:
@@ -66,8 +80,26 @@ class OpenAICompatGenerator(Generator):
         on_sentence: SentenceSink | None = None,
     ) -> Draft:
         """With ``on_sentence``, the reply is streamed (server-sent events) and each sentence handed on as
-        soon as it is complete; otherwise it is read whole."""
-        prompt = build(question, fragments, lang, strict, self.max_sentences)
+        soon as it is complete; otherwise it is read whole. The prompt is cut to the server's context window
+        (``context_tokens``), and to half that again when the server still finds it too long."""
+        room = self.settings.context_tokens - self.settings.max_tokens - self.tokens(SYSTEM) - 64
+        for shrink in range(SHRINKS + 1):
+            prompt, used = fit(question, fragments, lang, strict, self.max_sentences, self.tokens, room, room)
+            try:
+                return self._ask(prompt, fragments, lang, strict, on_sentence)
+            except PromptTooLong:
+                if shrink == SHRINKS:
+                    raise
+                room = used // 2
+        raise AssertionError("unreachable")
+
+    def tokens(self, text: str) -> int:
+        """The tokens ``text`` takes, estimated from its UTF-8 bytes (no tokenizer is at hand)."""
+        return math.ceil(len(text.encode("utf-8")) / self.settings.bytes_per_token)
+
+    def _ask(
+        self, prompt: Prompt, fragments: list[Fragment], lang: str, strict: bool, on_sentence: SentenceSink | None
+    ) -> Draft:
         payload: dict[str, Any] = {
             "model": self.settings.model,
             "messages": prompt.messages,
@@ -76,7 +108,8 @@ class OpenAICompatGenerator(Generator):
             "response_format": {"type": "json_object", "schema": prompt.schema(self.max_sentences)},
         }
         if on_sentence is not None:
-            return self._stream(payload, fragments, lang, prompt, on_sentence)
+            with contextlib.suppress(EmptyStream):  # asked again whole, the server says what went wrong
+                return self._stream(payload, fragments, lang, prompt, on_sentence)
         data = self._post(payload)
         try:
             content = data["choices"][0]["message"].get("content") or ""
@@ -84,6 +117,9 @@ class OpenAICompatGenerator(Generator):
             raise GeneratorError(f"unexpected reply shape: {str(data)[:200]}") from e
         draft = parse_reply(content, self.name, fragments, lang, prompt.cited)
         _count(draft, data.get("usage"))
+        if on_sentence is not None:
+            for sentence in draft.sentences:
+                on_sentence(sentence)
         return draft
 
     def _stream(
@@ -96,11 +132,12 @@ class OpenAICompatGenerator(Generator):
     ) -> Draft:
         items = AnswerItems()
         usage: Any = None
-        pieces = 0
+        pieces = events = 0
         with self._open({**payload, "stream": True}) as r:
             for line in r.iter_lines():
                 if not line.startswith("data:"):
                     continue
+                events += 1
                 body = line[5:].strip()
                 if body == "[DONE]":
                     break
@@ -116,6 +153,8 @@ class OpenAICompatGenerator(Generator):
                         sentence = item_sentence(item, lang, prompt.cited)
                         if sentence is not None:
                             on_sentence(sentence)
+        if not events:
+            raise EmptyStream(f"{self.settings.base_url}: the streamed reply was empty")
         draft = parse_reply(items.text, self.name, fragments, lang, prompt.cited)
         _count(draft, usage or {"completion_tokens": pieces})
         return draft
@@ -132,7 +171,9 @@ class OpenAICompatGenerator(Generator):
                         started = True
                         yield r
                         return
-                    last = f"HTTP {r.status_code}: {r.read()[:200].decode('utf-8', 'replace')}"
+                    body = r.read()[:400].decode("utf-8", "replace")
+                    last = f"HTTP {r.status_code}: {body[:200]}"
+                    _too_long(r.status_code, body, self.settings.base_url)
                     if r.status_code not in (408, 409, 429) and r.status_code < 500:
                         break
             except httpx.TransportError as e:
@@ -142,6 +183,12 @@ class OpenAICompatGenerator(Generator):
             if attempt < self.settings.retries:
                 self.sleep(min(8.0, 0.5 * 2**attempt))
         raise GeneratorError(f"{self.settings.base_url}: {last}")
+
+
+def _too_long(status: int, body: str, url: str) -> None:
+    """Raise ``PromptTooLong`` for a 400 reply that says the prompt does not fit the context window."""
+    if status == 400 and any(w in body.lower() for w in _TOO_LONG):
+        raise PromptTooLong(f"{url}: HTTP 400: {body[:200]}")
 
 
 def _count(draft: Draft, usage: Any) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ from citewise.answer.markers import split_markers
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment, Quote
 from citewise.answer.stream import AnswerItems
 from citewise.chunk.sentences import sentence_spans
+from citewise.errors import GeneratorError
 from citewise.textmatch import coverage
 
 MAX_CITES = 2
@@ -239,6 +240,40 @@ def build(
         ask += "\n" + _STRICT.get(lang, _STRICT["en"])
     shown, cited = render_fragments(fragments, limit_chars, question if focused else "")
     return Prompt([{"role": "system", "content": SYSTEM}, {"role": "user", "content": f"{shown}\n\n{ask}"}], cited)
+
+
+def fit(
+    question: str,
+    fragments: list[Fragment],
+    lang: str,
+    strict: bool,
+    max_sentences: int,
+    count: Callable[[str], int],
+    room: int,
+    most: int,
+    limit_chars: int = 1800,
+    focused: bool = False,
+) -> tuple[Prompt, int]:
+    """The prompt whose user message (fragments and question) takes at most ``room`` tokens as ``count`` counts
+    them, and its size: fewer fragments (down to two), then each shorter (down to 200 characters), then one.
+    One short fragment may take up to ``most`` tokens (the context window left for it); past that, the question
+    cannot be asked of this model (``GeneratorError``)."""
+    frags, limit = list(fragments), limit_chars
+    while True:
+        prompt = build(question, frags, lang, strict, max_sentences, limit, focused)
+        used = count(prompt.messages[1]["content"])
+        if used <= room:
+            return prompt, used
+        if len(frags) > 2:
+            frags.pop()
+        elif limit > 200:
+            limit = max(200, int(limit * 0.8))
+        elif len(frags) > 1:
+            frags.pop()
+        elif used <= most:
+            return prompt, used  # one short fragment: over the budget, within the context
+        else:
+            raise GeneratorError(f"the question and one fragment take {used} tokens, more than the {most} left")
 
 
 def parse_reply(
