@@ -12,7 +12,11 @@ quotes lack; the load average is recorded with every answer, since on a shared m
 (32, EN + VI, each with its gold answer): also whether the answer states the gold answer's figures and contains
 its words. Results go to ``bench/results/local_latency[-nearmiss].json``; ``--no-docs`` leaves docs/benchmarks.md.
 
-    .venv/bin/python bench/local_latency.py [--limit N] [--set default|nearmiss] [--no-docs]
+``--grammar-top-k 0,40``: side by side, one engine per value of ``answer.llm.grammar_top_k`` (0: llama-cpp-python's
+sampler tests the JSON grammar on the whole vocabulary; 40: on the likeliest 40 tokens first), each question asked
+of each engine in turn; results in ``bench/results/local_latency-grammar.json``.
+
+    .venv/bin/python bench/local_latency.py [--limit N] [--set default|nearmiss] [--no-docs] [--grammar-top-k 0,40]
 """
 
 from __future__ import annotations
@@ -60,9 +64,13 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--set", choices=("default", "nearmiss"), default="default")
     ap.add_argument("--no-docs", action="store_true")
+    ap.add_argument("--grammar-top-k", default="", help="values of answer.llm.grammar_top_k compared side by side")
     args = ap.parse_args()
     items = [(q, "") for q in QUESTIONS] if args.set == "default" else nearmiss_questions()
     items = items[: args.limit] if args.limit else items
+    if args.grammar_top_k:
+        compare_grammar(items, [int(k) for k in args.grammar_top_k.split(",")])
+        return
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         engine = citewise.open(settings=Settings(index=Path(tmp) / "index"))
@@ -72,48 +80,94 @@ def main() -> None:
         warm_s = time.perf_counter() - t0
         print(f"warm-up (model load + system prompt) {warm_s:.1f} s", flush=True)
         for q, gold in items:
-            first: list[float] = []
-            load = loadavg()
-            t0 = time.perf_counter()
-            answer = engine.ask(q, "local", on_sentence=lambda s, f=first, t=t0: f.append(time.perf_counter() - t))
-            total = time.perf_counter() - t0
-            by_model = answer.generator == "local"
-            row = {
-                "question": q,
-                "first_sentence_s": round(first[0], 2) if first else None,
-                "whole_s": round(total, 2),
-                "shown_by": answer.generator,
-                "attempts": answer.attempts,
-                "refused": answer.refused,
-                "outcome": answer.outcome,
-                "sentences": [s.text for s in answer.sentences],
-                "quotes": [[c.quote for c in s.citations] for s in answer.sentences],
-                # a figure, date or reference of a sentence the model wrote that none of its quotes holds
-                "figures_not_in_quotes": [
-                    n
-                    for s in answer.sentences
-                    if by_model
-                    for n in unsupported_numbers(s.text, [c.quote for c in s.citations])
-                ],
-                "tokens": answer.tokens,
-                "load": load,
-            }
-            if gold:
-                row["gold"] = gold
-                row["contains_gold"] = _norm(gold) in _norm(answer.text)
-                row["gold_figures_stated"] = bool(extract_numbers(gold)) and extract_numbers(gold) <= extract_numbers(
-                    answer.text
-                )
-            rows.append(row)
-            print(
-                f"{row['first_sentence_s']} s / {row['whole_s']} s  {row['shown_by']:10}  load {load[0]:.2f}  {q}",
-                flush=True,
-            )
+            rows.append(ask(engine, q, gold))
         engine.close()
+    summary = summarise(rows)
+    summary["warm_s"] = round(warm_s, 1)
+    out = RESULTS if args.set == "default" else RESULTS.with_name("local_latency-nearmiss.json")
+    result: dict[str, Any] = {
+        "machine": machine(command_line("local_latency.py", None), False),
+        "summary": summary,
+        "rows": rows,
+    }
+    write_results(out, result)
+    print(summary)
+    if args.no_docs or args.set != "default":
+        return
+    docs(result, rows)
+
+
+def compare_grammar(items: list[tuple[str, str]], values: list[int]) -> None:
+    """Each question asked of one engine per ``grammar_top_k`` value in turn, on one ingested index."""
+    rows: dict[int, list[dict[str, Any]]] = {k: [] for k in values}
+    with tempfile.TemporaryDirectory() as tmp:
+        index = Path(tmp) / "index"
+        citewise.open(settings=Settings(index=index)).ingest([SAMPLES])
+        engines = {}
+        for k in values:
+            engines[k] = citewise.open(settings=Settings(index=index, answer={"llm": {"grammar_top_k": k}}))
+            engines[k].warm("local")
+        for q, gold in items:
+            for k, engine in engines.items():
+                row = ask(engine, q, gold, f"top-k {k}")
+                rows[k].append(row)
+        same = sum(
+            rows[values[0]][i]["sentences"] == rows[k][i]["sentences"] for k in values[1:] for i in range(len(items))
+        )
+        for engine in engines.values():
+            engine.close()
+    result: dict[str, Any] = {
+        "machine": machine(command_line("local_latency.py", None), False),
+        "summary": {str(k): summarise(r) for k, r in rows.items()},
+        "same_answers": f"{same}/{len(items) * (len(values) - 1)}",
+        "rows": {str(k): r for k, r in rows.items()},
+    }
+    write_results(RESULTS.with_name("local_latency-grammar.json"), result)
+    print(json.dumps(result["summary"], indent=1), "same answers", result["same_answers"])
+
+
+def ask(engine: Any, q: str, gold: str, label: str = "") -> dict[str, Any]:
+    """One streamed answer of the local model, timed, with what was shown and where its figures come from."""
+    first: list[float] = []
+    load = loadavg()
+    t0 = time.perf_counter()
+    answer = engine.ask(q, "local", on_sentence=lambda s, f=first, t=t0: f.append(time.perf_counter() - t))
+    total = time.perf_counter() - t0
+    by_model = answer.generator == "local"
+    row = {
+        "question": q,
+        "first_sentence_s": round(first[0], 2) if first else None,
+        "whole_s": round(total, 2),
+        "shown_by": answer.generator,
+        "attempts": answer.attempts,
+        "refused": answer.refused,
+        "outcome": answer.outcome,
+        "sentences": [s.text for s in answer.sentences],
+        "quotes": [[c.quote for c in s.citations] for s in answer.sentences],
+        # a figure, date or reference of a sentence the model wrote that none of its quotes holds
+        "figures_not_in_quotes": [
+            n for s in answer.sentences if by_model for n in unsupported_numbers(s.text, [c.quote for c in s.citations])
+        ],
+        "tokens": answer.tokens,
+        "load": load,
+    }
+    if gold:
+        row["gold"] = gold
+        row["contains_gold"] = _norm(gold) in _norm(answer.text)
+        row["gold_figures_stated"] = bool(extract_numbers(gold)) and extract_numbers(gold) <= extract_numbers(
+            answer.text
+        )
+    print(
+        f"{row['first_sentence_s']} s / {row['whole_s']} s  {row['shown_by']:10}  load {load[0]:.2f}  {label}  {q}",
+        flush=True,
+    )
+    return row
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     firsts = [r["first_sentence_s"] for r in rows if r["first_sentence_s"] is not None]
     summary: dict[str, Any] = {
         "questions": len(rows),
-        "warm_s": round(warm_s, 1),
         "first_sentence_p50_s": round(statistics.median(firsts), 2) if firsts else None,
         "answers_with_a_first_sentence": len(firsts),
         "whole_p50_s": round(statistics.median(r["whole_s"] for r in rows), 2),
@@ -129,16 +183,11 @@ def main() -> None:
         summary["answered"] = sum(r["outcome"] == "answered" for r in golds)
         summary["contains_gold"] = sum(r["contains_gold"] for r in golds)
         summary["gold_figures_stated"] = f"{sum(r['gold_figures_stated'] for r in with_figures)}/{len(with_figures)}"
-    out = RESULTS if args.set == "default" else RESULTS.with_name("local_latency-nearmiss.json")
-    result: dict[str, Any] = {
-        "machine": machine(command_line("local_latency.py", None), False),
-        "summary": summary,
-        "rows": rows,
-    }
-    write_results(out, result)
-    print(summary)
-    if args.no_docs or args.set != "default":
-        return
+    return summary
+
+
+def docs(result: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    summary = result["summary"]
     table = md_table(
         ["question", "first sentence (s)", "whole (s)", "shown by", "load"],
         [

@@ -136,6 +136,10 @@ class LlmSettings(_Section):
     max_tokens: int = 384
     temperature: float = 0.1
     seed: int = 7
+    grammar_top_k: int = 40
+    """The JSON schema's grammar is tested on this many likeliest tokens first, the whole vocabulary only when none
+    fits (answer/lazy_grammar.py); 0: llama-cpp-python's sampler, which tests all 151,936 Qwen2.5 tokens at every
+    step. The same reply either way; side by side on the 1.5B model, 40 tokens took 10.5 s against 137.5 s."""
     budget_s: float = 25.0
     """Wall-clock seconds one draft may take (prompt included); when reached, decoding stops and the
     sentences complete by then are kept (and validated like any other)."""

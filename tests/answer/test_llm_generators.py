@@ -4,6 +4,7 @@ llama-cpp-python's OpenAI-compatible server; retries and timeouts of the HTTP cl
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from citewise.answer.base import GENERATORS, GeneratorError
 from citewise.answer.llama_local import LlamaCppGenerator
 from citewise.answer.models import model_path
 from citewise.answer.openai_compat import OpenAICompatGenerator
+from citewise.answer.prompt import build
 from citewise.answer.records import DraftSentence, Fragment
 from citewise.assistant import Assistant
 from citewise.index.embedded import EmbeddedStore
@@ -50,6 +52,26 @@ def test_local_llama_cpp_writes_a_schema_shaped_draft(local: LlamaCppGenerator, 
     assert draft.raw.lstrip().startswith("{"), draft.raw[:200]
     assert draft.prompt_tokens > 100 and draft.completion_tokens > 0
     assert draft.generator == "local"
+
+
+def test_the_grammar_tested_on_the_likeliest_tokens_first_writes_the_same_reply(
+    smollm: Path, retriever: Retriever
+) -> None:
+    fragments = [Fragment(f"F{i + 1}", e) for i, e in enumerate(retriever.search(QUESTION, k=3).evidence)]
+    whole = LlamaCppGenerator(LlmSettings(n_ctx=2048, max_tokens=14, grammar_top_k=0, budget_s=900), gguf=smollm)
+    lazy = LlamaCppGenerator(LlmSettings(n_ctx=2048, max_tokens=14, budget_s=900), gguf=smollm)
+    assert not hasattr(whole.llm, "lazy_grammar")
+    assert lazy.generate(QUESTION, fragments, "en").raw == whole.generate(QUESTION, fragments, "en").raw
+    sampler = lazy.llm.lazy_grammar
+    assert sampler.steps >= 14 and sampler.full_checks < sampler.steps  # the top 40 held a valid token
+    # a whole reply under the lazy sampler is valid JSON of the schema: only ids shown, sentences written
+    patient = LlamaCppGenerator(LlmSettings(n_ctx=2048, max_tokens=320, budget_s=900), gguf=smollm)
+    draft = patient.generate(QUESTION, fragments, "en")
+    reply = json.loads(draft.raw)
+    assert set(reply) == {"answer", "refused"} and isinstance(reply["answer"], list)
+    shown = set(build(QUESTION, fragments, "en", False, 2, 500, focused=True).cited)
+    for item in reply["answer"]:
+        assert set(item["cites"]) <= shown and item["sentence"].strip()
 
 
 @pytest.mark.parametrize("question", [QUESTION, HOME_Q])
@@ -213,7 +235,7 @@ def test_the_prompt_is_cut_to_the_context_tokens_given(retriever: Retriever) -> 
     sent: list[dict[str, object]] = []
 
     def reply(request: httpx.Request) -> httpx.Response:
-        sent.append(__import__("json").loads(request.content))
+        sent.append(json.loads(request.content))
         return httpx.Response(200, json={"choices": [{"message": {"content": '{"answer": [], "refused": true}'}}]})
 
     question = "Người được bảo hiểm phải làm gì khi xảy ra tổn thất?"

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.answer.base import Generator, SentenceSink
+from citewise.answer.lazy_grammar import lazy_llama
 from citewise.answer.models import model_path
 from citewise.answer.prompt import SYSTEM, Prompt, fit, item_sentence, parse_partial, parse_reply
 from citewise.answer.records import Draft, Fragment
@@ -40,7 +41,8 @@ class LlamaCppGenerator(Generator):
             raise MissingDependency("llama-cpp-python", extra="llm", purpose="the local LLM generator") from e
         self.path = Path(path)
         self._system = 0
-        self.llm: Any = Llama(
+        engine = lazy_llama(Llama, self.settings.grammar_top_k) if self.settings.grammar_top_k > 0 else Llama
+        self.llm: Any = engine(
             model_path=str(path),
             n_ctx=self.settings.n_ctx,
             n_threads=self.settings.threads,
