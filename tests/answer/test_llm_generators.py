@@ -240,7 +240,7 @@ def test_the_prompt_is_cut_to_the_context_tokens_given(retriever: Retriever) -> 
 
     question = "Người được bảo hiểm phải làm gì khi xảy ra tổn thất?"
     fragments = [Fragment(f"F{i + 1}", e) for i, e in enumerate(retriever.search(question, k=6).evidence)]
-    for context in (1400, 2400, 100_000):
+    for context in (1500, 2400, 100_000):
         settings = OpenAISettings(max_tokens=256, context_tokens=context)
         gen = OpenAICompatGenerator(settings, transport=httpx.MockTransport(reply))
         gen.generate(question, fragments, "vi")

@@ -84,7 +84,9 @@ class OpenAICompatGenerator(Generator):
         (``context_tokens``), and to half that again when the server still finds it too long."""
         room = self.settings.context_tokens - self.settings.max_tokens - self.tokens(SYSTEM) - 64
         for shrink in range(SHRINKS + 1):
-            prompt, used = fit(question, fragments, lang, strict, self.max_sentences, self.tokens, room, room)
+            prompt, used = fit(
+                question, fragments, lang, strict, self.max_sentences, self.tokens, room, room, focused=True
+            )
             try:
                 return self._ask(prompt, fragments, lang, strict, on_sentence)
             except PromptTooLong:
