@@ -3,7 +3,7 @@ its reply becomes quote-anchored sentences."""
 
 from __future__ import annotations
 
-from citewise.answer.prompt import build, focus, parse_reply, schema
+from citewise.answer.prompt import build, parse_reply, schema
 from citewise.answer.records import Fragment
 from citewise.retrieve.records import Evidence
 from citewise.types import Chunk
@@ -18,21 +18,29 @@ ARTICLE = (
 )
 
 
-def test_focus_keeps_the_heading_and_the_answering_sentences_verbatim() -> None:
-    out = focus(ARTICLE, "Công ty tạm ứng bao nhiêu phần trăm số tiền bồi thường cho tổn thất lớn?", 260)
-    lines = out.split("\n")
-    assert lines[0] == "Điều 12. Thời hạn giải quyết bồi thường"
-    assert any(line.startswith("3. Đối với tổn thất ước tính") for line in lines)
-    assert "…" in lines  # the gap before clause 3 is marked
-    for line in lines:
-        assert line == "…" or line in ARTICLE  # nothing reworded
-    assert len(out) < len(ARTICLE)
+def _fragment(text: str = ARTICLE) -> Fragment:
+    chunk = Chunk("d1", 0, None, "Điều 12", ["Điều 12"], "[Quy tắc › Điều 12]", text, 0, len(text), "vi", "t:d")
+    return Fragment("F1", Evidence(chunk=chunk, doc_title="Quy tắc", score=1.0))
 
 
-def test_focus_leaves_short_text_alone_and_keeps_one_answer_sentence_when_all_are_long() -> None:
-    assert focus(ARTICLE, "bồi thường", 5000) == ARTICLE
-    out = focus(ARTICLE, "tiền lãi chậm thanh toán", 40)
-    assert "tiền lãi" in out
+def test_a_focused_fragment_keeps_the_heading_and_the_answering_sentences_verbatim() -> None:
+    q = "Công ty tạm ứng bao nhiêu phần trăm số tiền bồi thường cho tổn thất lớn?"
+    prompt = build(q, [_fragment()], "vi", False, 3, limit_chars=260, focused=True)
+    lines = prompt.messages[1]["content"].split("\n")
+    heading = ARTICLE.split("\n")[0]
+    assert heading in lines  # shown without an id
+    shown = [x.text for x in prompt.cited.values()]
+    assert any(t.startswith("3. Đối với tổn thất ước tính") for t in shown)
+    assert len(shown) < len(ARTICLE.split("\n")) - 1  # not every clause
+    assert "…" in lines  # the sentences left out are marked
+    assert all(t in ARTICLE for t in shown)  # nothing reworded
+
+
+def test_a_short_fragment_is_shown_whole_and_a_long_one_keeps_its_best_sentence() -> None:
+    whole = build("bồi thường", [_fragment()], "vi", False, 3, limit_chars=5000, focused=True)
+    assert [x.text for x in whole.cited.values()] == ARTICLE.split("\n")[1:]
+    tight = build("tiền lãi chậm thanh toán", [_fragment()], "vi", False, 3, limit_chars=40, focused=True)
+    assert any("tiền lãi" in x.text for x in tight.cited.values())
 
 
 def test_local_prompt_is_focused_other_prompts_are_not() -> None:

@@ -143,24 +143,6 @@ def _kept(
     return sorted(chosen)
 
 
-def focus(text: str, question: str, limit_chars: int) -> str:
-    """``text`` cut to ``limit_chars``: its first sentence (the provision's heading or lead-in) and the
-    sentences that cover most of the question, in document order, gaps marked "…". Every kept
-    sentence is verbatim, so what the model quotes is still in the cited fragment."""
-    if len(text) <= limit_chars:
-        return text
-    spans = sentence_spans(text) or [(0, len(text))]
-    keep = _kept(text, spans, question, limit_chars)
-    parts: list[str] = []
-    for n, i in enumerate(keep):
-        if n and keep[n - 1] != i - 1:
-            parts.append(GAP)
-        parts.append(text[spans[i][0] : spans[i][1]].strip())
-    if keep[-1] != len(spans) - 1:
-        parts.append(GAP)
-    return "\n".join(parts)[: limit_chars + 200]
-
-
 def _heading(sentence: str) -> bool:
     """A provision's heading or label ("Điều 12. Thời hạn giải quyết bồi thường", "Article 11", "Section 4.2
     Claims"): a line that does not end a sentence. Small models copied such lines as answers, or cited the
