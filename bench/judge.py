@@ -37,17 +37,20 @@ import urasys_labels  # bench/urasys_labels.py
 from citewise.evaluate.classification import auc
 from citewise.judge.answerability import JUDGES, AnswerabilityJudge
 from citewise.judge.records import Passage
-from citewise.lang import fold
-from common import command_line, machine, md_table, read_results, write_results, write_section  # bench/common.py
+from common import (  # bench/common.py
+    command_line,
+    folded,
+    machine,
+    md_table,
+    read_results,
+    write_results,
+    write_section,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "judge.json"
 NEARMISS = ROOT / "bench" / "sets" / "legal_nearmiss.jsonl"
 CONTRAST = ROOT / "bench" / "sets" / "support_contrast.jsonl"
-
-
-def _norm(text: str) -> str:
-    return " ".join(fold(text).lower().split())
 
 
 Item = tuple[str, str, list[Passage], bool, str]
@@ -130,7 +133,7 @@ def run_set(judge: AnswerabilityJudge, items: list[tuple[str, str, list[Passage]
         if answerable:
             answered.append(ok)
             if ok and gold and judged.span is not None:
-                gold_in.append(_norm(gold) in _norm(judged.span.text))
+                gold_in.append(folded(gold) in folded(judged.span.text))
         else:
             refused.append(not ok)
     y, s = np.array(labels), np.array(scores)

@@ -32,8 +32,7 @@ from typing import Any
 import citewise
 from citewise.settings import Settings
 from citewise.verify.numbers import extract_numbers, unsupported_numbers
-from common import command_line, loadavg, machine, md_table, write_results, write_section
-from judge import _norm
+from common import command_line, folded, loadavg, machine, md_table, write_results, write_section
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "src" / "citewise" / "samples" / "corpus"
@@ -94,7 +93,7 @@ def main() -> None:
     print(summary)
     if args.no_docs or args.set != "default":
         return
-    docs(result, rows)
+    docs(result)
 
 
 def compare_grammar(items: list[tuple[str, str]], values: list[int]) -> None:
@@ -102,7 +101,9 @@ def compare_grammar(items: list[tuple[str, str]], values: list[int]) -> None:
     rows: dict[int, list[dict[str, Any]]] = {k: [] for k in values}
     with tempfile.TemporaryDirectory() as tmp:
         index = Path(tmp) / "index"
-        citewise.open(settings=Settings(index=index)).ingest([SAMPLES])
+        seed = citewise.open(settings=Settings(index=index))
+        seed.ingest([SAMPLES])
+        seed.close()
         engines = {}
         for k in values:
             engines[k] = citewise.open(settings=Settings(index=index, answer={"llm": {"grammar_top_k": k}}))
@@ -153,7 +154,7 @@ def ask(engine: Any, q: str, gold: str, label: str = "") -> dict[str, Any]:
     }
     if gold:
         row["gold"] = gold
-        row["contains_gold"] = _norm(gold) in _norm(answer.text)
+        row["contains_gold"] = folded(gold) in folded(answer.text)
         row["gold_figures_stated"] = bool(extract_numbers(gold)) and extract_numbers(gold) <= extract_numbers(
             answer.text
         )
@@ -186,8 +187,8 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return summary
 
 
-def docs(result: dict[str, Any], rows: list[dict[str, Any]]) -> None:
-    summary = result["summary"]
+def docs(result: dict[str, Any]) -> None:
+    summary, rows = result["summary"], result["rows"]
     table = md_table(
         ["question", "first sentence (s)", "whole (s)", "shown by", "load"],
         [

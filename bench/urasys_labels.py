@@ -24,16 +24,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: tr
 
 from training import judge_pairs as jp
 
-from citewise.lang import fold
-from common import command_line, machine, write_results, write_section  # bench/common.py
+from common import command_line, folded, machine, write_results, write_section  # bench/common.py
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "urasys_labels.json"
 TITLE = "Labels of the Vietnamese answerability sample"
-
-
-def _key(text: str) -> str:
-    return " ".join(fold(text).lower().split())
 
 
 def provenance() -> list[dict[str, object]]:
@@ -41,20 +36,20 @@ def provenance() -> list[dict[str, object]]:
     by_question: dict[str, jp.Question] = {}
     paragraph_split: dict[str, str] = {}
     for q in jp.viquad_questions():
-        by_question[_key(q.question)] = q
-        paragraph_split[_key(q.context)] = q.split
+        by_question[folded(q.question)] = q
+        paragraph_split[folded(q.context)] = q.split
     rows = []
     for q in jp.urasys_questions():
         if q.lang != "vi":
             continue
-        known = by_question.get(_key(q.question))
-        gold_in = bool(known) and any(_key(a) in _key(q.context) for _, a in known.answers)
+        known = by_question.get(folded(q.question))
+        gold_in = bool(known) and any(folded(a) in folded(q.context) for _, a in known.answers)
         rows.append(
             {
                 "id": q.qid,
                 "labelled_answerable": q.answerable,
                 "question_in_1.0": known.split if known else None,
-                "paragraph_in_1.0": paragraph_split.get(_key(q.context)),
+                "paragraph_in_1.0": paragraph_split.get(folded(q.context)),
                 "gold_1.0_in_paragraph": gold_in,
                 "question": q.question,
                 "answer": q.answers[0][1] if q.answers else "",

@@ -126,10 +126,10 @@ class LlmSettings(_Section):
     within this many characters (less when ``prompt_tokens`` requires it)."""
     prompt_tokens: int = 150
     """Most tokens of the user message (fragments and question). The prompt sets the time of an answer: the 1.5B
-    model evaluates 20-35 prompt tokens/s on 2 idle cores (machines differ) and writes 8-14 tokens/s (about 8
-    under the JSON grammar); the system prompt is evaluated once and reused. 150 against 220, side by side on the
-    32 answerable sample-corpus questions of bench/sets/legal_nearmiss.jsonl: first sentence p50 12.2 against
-    15.5 s, whole answer 14.5 against 18.5 s, the same answers within one question (docs/benchmarks.md)."""
+    model evaluates 20-35 prompt tokens/s on 2 idle cores (machines differ) and writes 8-14 tokens/s; the system
+    prompt is evaluated once and reused. 150 against 220, side by side on the 32 answerable sample-corpus questions
+    of bench/sets/legal_nearmiss.jsonl: first sentence p50 12.2 against 15.5 s, whole answer 14.5 against 18.5 s,
+    the same answers within one question (docs/benchmarks.md)."""
     max_sentences: int = 2
     """Sentences the local model writes at most (fewer when ``answer.max_sentences`` is lower): its time is its
     tokens, and the first sentence states the answer."""

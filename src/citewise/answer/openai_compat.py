@@ -45,6 +45,7 @@ class OpenAICompatGenerator(Generator):
         self.settings = settings or OpenAISettings()
         self.max_sentences = max_sentences
         self.sleep = sleep
+        self._system = self.tokens(SYSTEM)
         self.client = httpx.Client(
             base_url=self.settings.base_url.rstrip("/"),
             timeout=httpx.Timeout(self.settings.timeout, connect=min(10.0, self.settings.timeout)),
@@ -82,7 +83,7 @@ class OpenAICompatGenerator(Generator):
         """With ``on_sentence``, the reply is streamed (server-sent events) and each sentence handed on as
         soon as it is complete; otherwise it is read whole. The prompt is cut to the server's context window
         (``context_tokens``), and to half that again when the server still finds it too long."""
-        room = self.settings.context_tokens - self.settings.max_tokens - self.tokens(SYSTEM) - 64
+        room = self.settings.context_tokens - self.settings.max_tokens - self._system - 64
         for shrink in range(SHRINKS + 1):
             prompt, used = fit(
                 question, fragments, lang, strict, self.max_sentences, self.tokens, room, room, focused=True
