@@ -118,6 +118,12 @@ def fold(text: str) -> str:
     return text.translate(_FOLD)
 
 
+def folded_words(text: str) -> str:
+    """``text`` without diacritics, lower case, its words joined by single spaces: the form in which phrases are
+    looked up in other text (offsets are not kept)."""
+    return " ".join(fold(text).lower().split())
+
+
 def detect_language(text: str, sample: int = 20000) -> str:
     """``vi`` or ``en`` for a document or a question (typed with or without diacritics)."""
     head = text[:sample]

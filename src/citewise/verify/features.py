@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from citewise.chunk.sentences import sentence_spans
-from citewise.lang import detect_language, fold
+from citewise.lang import detect_language, fold, folded_words
 from citewise.refs.query import provision_refs
 from citewise.textmatch import STOPWORDS, stem, words
 from citewise.verify.cues import (
@@ -109,7 +109,7 @@ def _source(text: str) -> _Source:
         frozenset(all_words),
         pairs,
         frozenset(extract_numbers(text)),
-        " " + " ".join(fold(text).lower().split()) + " ",
+        " " + folded_words(text) + " ",
     )
 
 
@@ -251,9 +251,7 @@ def pair_features(claim: str, source: str) -> PairFeatures:
     have = set(src.numbers) | {x.rstrip("%") for x in src.numbers}
     num_missing = sum(1 for x in nums if x not in have) / len(nums) if nums else 0.0
     refs = provision_refs(claim)
-    ref_missing = (
-        sum(1 for r in refs if " ".join(fold(r.raw).lower().split()) not in src.folded) / len(refs) if refs else 0.0
-    )
+    ref_missing = sum(1 for r in refs if folded_words(r.raw) not in src.folded) / len(refs) if refs else 0.0
     cc, wc = cues(claim), cues(window_text)
     neg_claim_only, neg_source_only, neg_flip, modal_flip = _polarity(cc, wc)
     oblig_lost = float(bool(cc.obligation) and not wc.obligation)

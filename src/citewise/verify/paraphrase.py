@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from citewise.lang import fold
+from citewise.lang import folded_words
 from citewise.textmatch import words
 
 EQUIVALENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -133,7 +133,7 @@ def _pattern() -> tuple[re.Pattern[str], dict[str, str]]:
     for canon, alts in EQUIVALENTS:
         token = f" {canon} "  # "must" and "phai" are stop words: modality is checked by cues.py
         for a in alts:
-            forms[" ".join(fold(a).lower().split())] = token
+            forms[folded_words(a)] = token
     # longest forms first, whole words only
     ordered = sorted(forms, key=len, reverse=True)
     return re.compile(r"(?<!\w)(" + "|".join(re.escape(f) for f in ordered) + r")(?!\w)"), forms
@@ -145,5 +145,5 @@ _PATTERN, _FORMS = _pattern()
 @lru_cache(maxsize=4096)
 def canonical_words(text: str) -> tuple[str, ...]:
     """The words of ``text`` (textmatch.words) with every listed form replaced by its class token."""
-    folded = " ".join(fold(text).lower().split())
+    folded = folded_words(text)
     return tuple(words(_PATTERN.sub(lambda m: _FORMS[m.group(1)], folded)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from citewise.answer.records import Fragment
-from citewise.lang import fold, visible
+from citewise.lang import fold, folded_words, visible
 from citewise.refs.query import provision_refs
 from citewise.textmatch import coverage
 from citewise.verify.records import ReferenceCheck
@@ -20,7 +20,7 @@ CONTEXT_CHARS = 200
 
 
 def _norm(text: str) -> str:
-    return " ".join(fold(visible(text)).lower().split())
+    return folded_words(visible(text))
 
 
 def _context(text: str, start: int, end: int, chars: int = CONTEXT_CHARS) -> str:
