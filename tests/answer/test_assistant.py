@@ -17,6 +17,7 @@ from citewise.assistant import Assistant
 from citewise.assistant.records import Answer
 from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import Embedder
+from citewise.judge.answerability import FeatureJudge
 from citewise.retrieve.hybrid import Retriever
 
 Script = Callable[[list[Fragment], bool], Draft]
@@ -209,4 +210,46 @@ def test_a_model_stating_the_answer_from_the_sentence_the_extractive_answer_quot
         "Within how many hours must a personal data breach be notified to the Authority?"
     )
     assert answer.generator == "scripted" and answer.sentences[0].text == said, answer.attempts
+    assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]
+
+
+BAGGAGE_Q = "What is the most Bluewave will pay for a single lost item of baggage?"
+SINGLE_ITEM = "The most we will pay for any single item, pair or set is USD 500"
+WHOLE_BAGGAGE = (
+    "We will pay up to USD 2,500 for your baggage and personal belongings that are lost, stolen or damaged during "
+    "the trip."
+)
+
+
+def test_the_judges_answering_sentence_opens_the_extractive_answer(retriever: Retriever) -> None:
+    """The judge (the fast tier shipped in git) finds the single-item limit; the section's sentences come in reading
+    order after it, so the USD 2,500 for all baggage, which comes first in the text, is not read as the answer."""
+    answer = Assistant(retriever, judge=FeatureJudge()).ask(BAGGAGE_Q)
+    assert answer.generator == "extractive" and answer.sentences[0].text.startswith(SINGLE_ITEM), answer.text
+    assert any(s.text == WHOLE_BAGGAGE for s in answer.sentences[1:])
+    assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]
+
+
+def test_a_model_answer_resting_on_a_neighbouring_sentence_gives_way_to_the_judges(retriever: Retriever) -> None:
+    """The 1.5B model answered the single-item question with the limit for all baggage: true, quoted, an amount
+    of the kind asked, and not the answer. The extractive answer, opening with the judge's sentence, is shown."""
+
+    def reply(frags: list[Fragment], strict: bool) -> Draft:
+        holding = next(f.short for f in frags if WHOLE_BAGGAGE in " ".join(f.text.split()))
+        return Draft([DraftSentence(WHOLE_BAGGAGE, [holding])], "scripted")
+
+    answer = Assistant(retriever, ScriptedGenerator(reply), judge=FeatureJudge()).ask(BAGGAGE_Q)
+    assert answer.generator == "extractive" and answer.sentences[0].text.startswith(SINGLE_ITEM), answer.attempts
+    assert any("extractive answer shown" in a for a in answer.attempts)
+
+
+def test_a_yes_no_question_with_the_wrong_figure_is_answered_with_the_judges_clause(retriever: Retriever) -> None:
+    """ "Is the flood deductible 2 million đồng?" The general deductible (2.000.000 đồng, "trừ trường hợp quy định tại
+    khoản 2") comes first in the article; the judge finds the flood clause, and its figure is the one stated."""
+    answer = Assistant(retriever, judge=FeatureJudge()).ask(
+        "Mức khấu trừ cho tổn thất do lũ lụt là 2 triệu đồng mỗi vụ phải không?"
+    )
+    first = answer.sentences[0]
+    assert answer.outcome == "answered" and "10%" in first.text and "2.000.000" not in first.text, answer.text
+    assert any("lũ lụt" in s.text and "10%" in s.text for s in answer.sentences[1:])  # the flood clause, quoted
     assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]

@@ -441,7 +441,10 @@ class ExtractiveGenerator(Generator):
                 holder = min((c for c in pool if _holds(c, ref, at)), key=lambda c: c.end - c.start, default=None)
                 if holder is not None:
                     chosen.append(holder)
-        chosen.sort(key=lambda c: c.order)  # grouped by provision, in reading order
+        # grouped by provision, in reading order; with no direct statement, the judge's answering sentence opens
+        # the answer ("The most we will pay for any single item ... is USD 500" before "We will pay up to USD 2,500
+        # for your baggage ..." for the most paid for a single item)
+        chosen.sort(key=lambda c: (direct != [] or not c.focused, c.order))
         sentences = [
             DraftSentence(" ".join(c.text.split()), [c.fragment.ref], quote_span=(c.start, c.end)) for c in chosen
         ]
@@ -477,8 +480,11 @@ class ExtractiveGenerator(Generator):
         with different figures, both figures are stated, each cited, and the conflict is named."""
         found = [v for v in (self._value(question, c) for c in chosen) if v is not None]
         yes_no = question_type(question) == "yes_no"
-        if yes_no:  # the figure of the provision quoted first, as the answer reads
-            found.sort(key=lambda v: v[2].order)
+        if yes_no:
+            # the figure of the judge's answering sentence, else of the provision quoted first, as the answer reads:
+            # "Mức khấu trừ cho tổn thất do lũ lụt là 2 triệu đồng mỗi vụ phải không?" is answered by the flood
+            # clause's 10 %, not by the general 2.000.000 đồng quoted above it (which says "trừ trường hợp ... khoản 2")
+            found.sort(key=lambda v: (not v[2].focused, v[2].order))
         if not found:
             return []
         kind, value, best, start = found[0]

@@ -15,6 +15,7 @@ from citewise.answer.extractive import ExtractiveGenerator, states_figure_asked
 from citewise.answer.llama_local import LlamaCppGenerator
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
 from citewise.assistant.records import LOW_CONFIDENCE, NO_DIRECT, NO_DIRECT_ANSWER, REFUSED, Answer, AnswerSentence
+from citewise.assistant.relevance import OFF_TOPIC, off_topic, same_sentence
 from citewise.assistant.report import build_report, write_report
 from citewise.chunk.sentences import sentence_spans
 from citewise.judge.answerability import AnswerabilityJudge
@@ -120,30 +121,11 @@ class Assistant:
                 checked, partial = kept, True
             else:
                 checked = None
-        mine_text = [c.draft.text for c in checked or []]
-        if (
-            checked is not None
-            and self.generator is not self.fallback
-            and (
-                states_figure_asked(question, mine_text) is False
-                or topic_left_out(question, " ".join(mine_text)) >= OFF_TOPIC
-            )
-        ):
-            # the model's sentences hold, but none states the duration or amount asked for, or they are about
-            # a neighbouring topic: the extractive answer replaces them when it does better (it is drafted only
-            # when one of the two can be so)
-            tried: list[str] = []
-            alt, alt_used = self._attempt(self.fallback, question, fragments, lang, False, tried, tokens, timings)
-            shown = [c for c in alt or [] if c.ok]
-            theirs = [c.draft.text for c in shown]
-            why = ""
-            if shown and states_figure_asked(question, mine_text) is False and states_figure_asked(question, theirs):
-                why = "the model's sentences do not state the figure asked for"
-            elif shown and off_topic(question, mine_text, theirs) and not same_sentence(checked, shown[0]):
-                why = "the model's sentences leave out what the question is about"
-            if why:
-                attempts.extend([*tried, f"{why}: extractive answer shown"])
-                checked, used, partial = shown, alt_used, False
+        if checked is not None and self.generator is not self.fallback:
+            better = self._extractive_instead(question, lang, checked, fragments, tokens, timings)
+            if better is not None:
+                attempts.extend(better[2])
+                checked, used, partial = better[0], better[1], False
         if checked is None and self.generator is not self.fallback:
             attempts.append("fallback: extractive")
             checked, used = self._attempt(self.fallback, question, fragments, lang, False, attempts, tokens, timings)
@@ -218,6 +200,36 @@ class Assistant:
             if span is not None and home is not None:
                 return focus_on(fragments, home.evidence, span)
         return fragments
+
+    def _extractive_instead(
+        self,
+        question: str,
+        lang: str,
+        checked: list[CheckedSentence],
+        fragments: list[Fragment],
+        tokens: dict[str, int],
+        timings: dict[str, float],
+    ) -> tuple[list[CheckedSentence], str, list[str]] | None:
+        """The extractive answer (its shown sentences, generator, attempts) when the model's checked sentences hold
+        but do not answer, and it does: none states the duration or amount asked for; they leave out what the
+        question is about (``relevance``). ``None``: the model's sentences stay (the extractive answer is drafted
+        only when one of these can be so)."""
+        mine = [c.draft.text for c in checked]
+        figure = states_figure_asked(question, mine) is False
+        if not (figure or topic_left_out(question, " ".join(mine)) >= OFF_TOPIC):
+            return None
+        tried: list[str] = []
+        alt, used = self._attempt(self.fallback, question, fragments, lang, False, tried, tokens, timings)
+        shown = [c for c in alt or [] if c.ok]
+        if not shown:
+            return None
+        theirs = [c.draft.text for c in shown]
+        why = ""
+        if figure and states_figure_asked(question, theirs):
+            why = "the model's sentences do not state the figure asked for"
+        elif off_topic(question, mine, theirs) and not same_sentence(checked, shown[0]):
+            why = "the model's sentences leave out what the question is about"
+        return (shown, used, [*tried, f"{why}: extractive answer shown"]) if why else None
 
     def _no_direct(
         self,
@@ -405,32 +417,6 @@ def lead_with_focus(question: str, fragments: list[Fragment]) -> list[Fragment]:
         return fragments
     order = [lead, *fragments[:k], *fragments[k + 1 :]]
     return [Fragment(f"F{i + 1}", f.evidence, f.focus) for i, f in enumerate(order)]
-
-
-OFF_TOPIC = 2
-"""How many more of the question's topic words a model's answer may leave out than the extractive answer does
-before the extractive answer is shown instead ("Phí bảo hiểm du lịch được hoàn lại trong trường hợp nào?" answered
-"Thời hạn bảo hiểm tối đa cho mỗi chuyến đi là 180 ngày.": true, quoted, and about something else)."""
-
-
-def off_topic(question: str, mine: list[str], theirs: list[str]) -> bool:
-    """Whether the sentences ``mine`` leave out at least ``OFF_TOPIC`` more of what ``question`` is about than
-    ``theirs`` do."""
-    return topic_left_out(question, " ".join(mine)) >= topic_left_out(question, " ".join(theirs)) + OFF_TOPIC
-
-
-def same_sentence(checked: list[CheckedSentence], other: CheckedSentence) -> bool:
-    """Whether a sentence of ``checked`` cites text that ``other`` cites too (the same provision's sentence):
-    a model that states the answer from the sentence the extractive answer quotes is not off topic, however
-    it words it ("The controller shall notify the Authority ... not later than 72 hours ..." for "Within how
-    many hours must a personal data breach be notified?")."""
-    theirs = [(c.doc_id, c.char_start, c.char_end) for c in other.citations]
-    return any(
-        d == c.doc_id and a < c.char_end and c.char_start < b
-        for x in checked
-        for c in x.citations
-        for d, a, b in theirs
-    )
 
 
 def is_lookup(result: SearchResult) -> bool:
