@@ -12,11 +12,12 @@ quotes lack; the load average is recorded with every answer, since on a shared m
 (32, EN + VI, each with its gold answer): also whether the answer states the gold answer's figures and contains
 its words. Results go to ``bench/results/local_latency[-nearmiss].json``; ``--no-docs`` leaves docs/benchmarks.md.
 
-``--grammar-top-k 0,40``: side by side, one engine per value of ``answer.llm.grammar_top_k`` (0: llama-cpp-python's
-sampler tests the JSON grammar on the whole vocabulary; 40: on the likeliest 40 tokens first), each question asked
-of each engine in turn; results in ``bench/results/local_latency-grammar.json``.
+``--compare SETTING=A,B``: side by side, one engine per value of the local model's setting ``answer.llm.SETTING``,
+each question asked of each engine in turn; results in ``bench/results/local_latency-SETTING[-nearmiss].json``. For
+example ``grammar_top_k=0,40`` (0: llama-cpp-python's sampler tests the JSON grammar on the whole vocabulary; 40: on
+the likeliest 40 tokens first; session 18's run is ``local_latency-grammar.json``) or ``prompt_tokens=150,100``.
 
-    .venv/bin/python bench/local_latency.py [--limit N] [--set default|nearmiss] [--no-docs] [--grammar-top-k 0,40]
+    .venv/bin/python bench/local_latency.py [--limit N] [--set default|nearmiss] [--no-docs] [--compare SETTING=A,B]
 """
 
 from __future__ import annotations
@@ -63,12 +64,19 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--set", choices=("default", "nearmiss"), default="default")
     ap.add_argument("--no-docs", action="store_true")
-    ap.add_argument("--grammar-top-k", default="", help="values of answer.llm.grammar_top_k compared side by side")
+    ap.add_argument("--compare", default="", help="SETTING=A,B: values of answer.llm.SETTING compared side by side")
     args = ap.parse_args()
     items = [(q, "") for q in QUESTIONS] if args.set == "default" else nearmiss_questions()
     items = items[: args.limit] if args.limit else items
-    if args.grammar_top_k:
-        compare_grammar(items, [int(k) for k in args.grammar_top_k.split(",")])
+    if args.compare:
+        setting, _, values = args.compare.partition("=")
+        suffix = "" if args.set == "default" else f"-{args.set}"
+        compare(
+            items,
+            setting,
+            [int(v) for v in values.split(",")],
+            RESULTS.with_name(f"local_latency-{setting}{suffix}.json"),
+        )
         return
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -96,8 +104,8 @@ def main() -> None:
     docs(result)
 
 
-def compare_grammar(items: list[tuple[str, str]], values: list[int]) -> None:
-    """Each question asked of one engine per ``grammar_top_k`` value in turn, on one ingested index."""
+def compare(items: list[tuple[str, str]], setting: str, values: list[int], out: Path) -> None:
+    """Each question asked of one engine per value of ``answer.llm.<setting>`` in turn, on one ingested index."""
     rows: dict[int, list[dict[str, Any]]] = {k: [] for k in values}
     with tempfile.TemporaryDirectory() as tmp:
         index = Path(tmp) / "index"
@@ -106,11 +114,11 @@ def compare_grammar(items: list[tuple[str, str]], values: list[int]) -> None:
         seed.close()
         engines = {}
         for k in values:
-            engines[k] = citewise.open(settings=Settings(index=index, answer={"llm": {"grammar_top_k": k}}))
+            engines[k] = citewise.open(settings=Settings(index=index, answer={"llm": {setting: k}}))
             engines[k].warm("local")
         for q, gold in items:
             for k, engine in engines.items():
-                row = ask(engine, q, gold, f"top-k {k}")
+                row = ask(engine, q, gold, f"{setting} {k}")
                 rows[k].append(row)
         same = sum(
             rows[values[0]][i]["sentences"] == rows[k][i]["sentences"] for k in values[1:] for i in range(len(items))
@@ -123,7 +131,7 @@ def compare_grammar(items: list[tuple[str, str]], values: list[int]) -> None:
         "same_answers": f"{same}/{len(items) * (len(values) - 1)}",
         "rows": {str(k): r for k, r in rows.items()},
     }
-    write_results(RESULTS.with_name("local_latency-grammar.json"), result)
+    write_results(out, result)
     print(json.dumps(result["summary"], indent=1), "same answers", result["same_answers"])
 
 
