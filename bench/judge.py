@@ -254,6 +254,10 @@ def markdown(results: dict[str, Any]) -> list[str]:
             rows,
         ),
         "",
+        "`answerability-vi`'s labels are mostly the wrong way round (bench/urasys_labels.py), so its rows say nothing"
+        " of the judge; `answerability-vi-relabelled` is the same sample labelled by provenance, in-sample for the"
+        " pair classifier (its paragraphs are UIT-ViQuAD 1.0 train paragraphs).",
+        "",
         "Operating curve: share of unanswerable questions not answered at a threshold answering this share of the "
         "answerable ones.",
         "",
