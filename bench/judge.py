@@ -37,9 +37,9 @@ import urasys_labels  # bench/urasys_labels.py
 from citewise.evaluate.classification import auc
 from citewise.judge.answerability import JUDGES, AnswerabilityJudge
 from citewise.judge.records import Passage
+from citewise.lang import folded_words
 from common import (  # bench/common.py
     command_line,
-    folded,
     machine,
     md_table,
     read_results,
@@ -133,7 +133,7 @@ def run_set(judge: AnswerabilityJudge, items: list[tuple[str, str, list[Passage]
         if answerable:
             answered.append(ok)
             if ok and gold and judged.span is not None:
-                gold_in.append(folded(gold) in folded(judged.span.text))
+                gold_in.append(folded_words(gold) in folded_words(judged.span.text))
         else:
             refused.append(not ok)
     y, s = np.array(labels), np.array(scores)

@@ -31,9 +31,10 @@ from pathlib import Path
 from typing import Any
 
 import citewise
+from citewise.lang import folded_words
 from citewise.settings import Settings
 from citewise.verify.numbers import extract_numbers, unsupported_numbers
-from common import command_line, folded, loadavg, machine, md_table, write_results, write_section
+from common import command_line, loadavg, machine, md_table, write_results, write_section
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "src" / "citewise" / "samples" / "corpus"
@@ -162,7 +163,7 @@ def ask(engine: Any, q: str, gold: str, label: str = "") -> dict[str, Any]:
     }
     if gold:
         row["gold"] = gold
-        row["contains_gold"] = folded(gold) in folded(answer.text)
+        row["contains_gold"] = folded_words(gold) in folded_words(answer.text)
         row["gold_figures_stated"] = bool(extract_numbers(gold)) and extract_numbers(gold) <= extract_numbers(
             answer.text
         )

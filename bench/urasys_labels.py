@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: tr
 
 from training import judge_pairs as jp
 
-from common import command_line, folded, machine, write_results, write_section  # bench/common.py
+from citewise.lang import folded_words
+from common import command_line, machine, write_results, write_section  # bench/common.py
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "urasys_labels.json"
@@ -36,20 +37,20 @@ def provenance() -> list[dict[str, object]]:
     by_question: dict[str, jp.Question] = {}
     paragraph_split: dict[str, str] = {}
     for q in jp.viquad_questions():
-        by_question[folded(q.question)] = q
-        paragraph_split[folded(q.context)] = q.split
+        by_question[folded_words(q.question)] = q
+        paragraph_split[folded_words(q.context)] = q.split
     rows = []
     for q in jp.urasys_questions():
         if q.lang != "vi":
             continue
-        known = by_question.get(folded(q.question))
-        gold_in = bool(known) and any(folded(a) in folded(q.context) for _, a in known.answers)
+        known = by_question.get(folded_words(q.question))
+        gold_in = bool(known) and any(folded_words(a) in folded_words(q.context) for _, a in known.answers)
         rows.append(
             {
                 "id": q.qid,
                 "labelled_answerable": q.answerable,
                 "question_in_1.0": known.split if known else None,
-                "paragraph_in_1.0": paragraph_split.get(folded(q.context)),
+                "paragraph_in_1.0": paragraph_split.get(folded_words(q.context)),
                 "gold_1.0_in_paragraph": gold_in,
                 "question": q.question,
                 "answer": q.answers[0][1] if q.answers else "",

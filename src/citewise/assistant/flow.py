@@ -124,8 +124,9 @@ class Assistant:
         if checked is not None and self.generator is not self.fallback:
             better = self._extractive_instead(question, lang, checked, fragments, tokens, timings)
             if better is not None:
-                attempts.extend(better[2])
-                checked, used, partial = better[0], better[1], False
+                checked, used, tried = better
+                attempts.extend(tried)
+                partial = False
         if checked is None and self.generator is not self.fallback:
             attempts.append("fallback: extractive")
             checked, used = self._attempt(self.fallback, question, fragments, lang, False, attempts, tokens, timings)
