@@ -12,7 +12,8 @@ quotes lack; the load average is recorded with every answer, since on a shared m
 (32, EN + VI, each with its gold answer): also whether the answer states the gold answer's figures and contains
 its words. Results go to ``bench/results/local_latency[-nearmiss].json``; ``--no-docs`` leaves docs/benchmarks.md.
 
-``--compare SETTING=A,B``: side by side, one engine per value of the local model's setting ``answer.llm.SETTING``,
+``--compare SETTING=A,B``: side by side, one engine per value of the local model's setting ``answer.llm.SETTING``
+(a number, or a word: ``model=qwen2.5-coder-1.5b,qwen2.5-coder-0.5b``),
 each question asked of each engine in turn; results in ``bench/results/local_latency-SETTING[-nearmiss].json``. For
 example ``grammar_top_k=0,40`` (0: llama-cpp-python's sampler tests the JSON grammar on the whole vocabulary; 40: on
 the likeliest 40 tokens first; session 18's run is ``local_latency-grammar.json``) or ``prompt_tokens=150,100``.
@@ -75,7 +76,7 @@ def main() -> None:
         compare(
             items,
             setting,
-            [int(v) for v in values.split(",")],
+            [int(v) if v.lstrip("-").isdigit() else v for v in values.split(",")],
             RESULTS.with_name(f"local_latency-{setting}{suffix}.json"),
         )
         return
@@ -105,9 +106,9 @@ def main() -> None:
     docs(result)
 
 
-def compare(items: list[tuple[str, str]], setting: str, values: list[int], out: Path) -> None:
+def compare(items: list[tuple[str, str]], setting: str, values: list[int | str], out: Path) -> None:
     """Each question asked of one engine per value of ``answer.llm.<setting>`` in turn, on one ingested index."""
-    rows: dict[int, list[dict[str, Any]]] = {k: [] for k in values}
+    rows: dict[int | str, list[dict[str, Any]]] = {k: [] for k in values}
     with tempfile.TemporaryDirectory() as tmp:
         index = Path(tmp) / "index"
         seed = citewise.open(settings=Settings(index=index))
