@@ -165,6 +165,23 @@ def test_references_and_documents_are_searched_as_typed(module_index: Path) -> N
         assert everyday.analysis.lexical.endswith("bồi thường thiệt hại")
 
 
+def test_a_policyholders_words_find_the_policy_section(module_index: Path) -> None:
+    """The sample home policy says "notify us of any loss or damage within 30 days" (Section 4.2) and
+    "unoccupied" (Section 3.2); people write "tell" and "empty" (bench/everyday_policy.py)."""
+
+    def rank(question: str, label: str, synonyms: bool) -> int:
+        with citewise.open(settings=Settings(index=module_index, retrieve={"synonyms": synonyms}), embedder=None) as cw:
+            found = [e for e in cw.search(question, k=10).evidence if not e.supporting]
+        labels = [f"{e.doc_title.split()[0]} {e.chunk.label}" for e in found]
+        return labels.index(label) + 1 if label in labels else 99
+
+    for question, label in (
+        ("How long have I got to tell Harbourview my house was damaged?", "Harbourview Section 4.2"),
+        ("My house will be empty for three months while I work abroad, is that a problem?", "Harbourview Section 3.2"),
+    ):
+        assert rank(question, label, True) <= 3 < rank(question, label, False), question
+
+
 @pytest.fixture(scope="module")
 def family_law(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     """The ALQAC 2023 Marriage and Family Law and Residence Law (171 articles, read by path), parsed

@@ -131,7 +131,7 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("vi", ("vào lớp 1", "vào học lớp 1", "vào lớp một"), "tuổi của học sinh vào học lớp một"),
     # -- English ---------------------------------------------------------------------------------
     Synonym("en", ("fired", "sacked", "let go", "kicked out of my job"), "dismissal termination of employment"),
-    Synonym("en", ("laid off",), "redundancy termination of employment"),
+    Synonym("en", ("laid off", "made redundant"), "redundancy termination of employment"),
     Synonym("en", ("quit", "hand in my notice"), "resignation notice period"),
     Synonym("en", ("boss", "my company"), "employer"),
     Synonym("en", ("payout", "pay me back", "money back"), "compensation"),
@@ -153,6 +153,22 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("en", ("complain", "complaint"), "complaints handling"),
     Synonym("en", ("insurance company", "insurance firm"), "insurer"),
     Synonym("en", ("car crash", "car accident"), "motor accident"),
+    # -- insurance policies, as policyholders write about them ------------------------------------
+    Synonym("en", ("tell", "let them know", "let the insurer know", "report the damage"), "notify"),
+    Synonym("en", ("empty", "nobody living", "no one living", "left vacant"), "unoccupied"),
+    Synonym("en", ("broke into", "break-in", "burgled", "burglary", "nicked", "robbed"), "theft stolen"),
+    Synonym("en", ("pay out", "pays out", "paid out"), "settlement pay claims"),
+    Synonym("en", ("pay myself", "pay towards", "pay the first"), "excess"),
+    Synonym("en", ("drop me", "kick me off", "cancel on me"), "cancel this policy"),
+    Synonym("en", ("lie on", "lied on", "fake claim", "made up claim", "pad my claim"), "fraudulent exaggerated"),
+    Synonym("en", ("moan", "not happy", "unhappy"), "complaints"),
+    Synonym("en", ("hackers", "lost my details"), "personal data breach"),
+    Synonym("en", ("hang on to", "keep my data", "hold on to"), "retain retention"),
+    Synonym("en", ("wipe everything", "delete everything", "forget me"), "erasure"),
+    Synonym("en", ("flown home", "fly me home", "sent home"), "repatriation evacuation"),
+    Synonym("en", ("hospital bills", "doctor's bills", "doctor bills"), "medical expenses"),
+    Synonym("en", ("suitcase", "luggage", "bags"), "baggage"),
+    Synonym("en", ("flight was late", "flight late", "flight delayed", "delayed flight"), "travel delay"),
 )
 
 LEGAL_TERMS: dict[str, tuple[str, ...]] = {
