@@ -139,6 +139,8 @@ def test_a_quote_naming_a_fragment_that_was_not_given_is_dropped() -> None:
         "The insured must notify the company within...",  # cut off
         "Section 4.",  # a line's tail copied alone ("Điều này." of "... khoản 2\nĐiều này.")
         "The insured must notify the company of the loss because of:",  # a list's lead-in without its items
+        "The insured must notify the company of the loss because of.",  # the same lead-in closed early
+        "Người được bảo hiểm phải thông báo tổn thất cho Công ty và.",  # a clause cut short
         "Section | Notice period (days)",  # a table row
         "The insured must notify the company within 14 days of the loss",  # no full stop: a clause copied
     ],

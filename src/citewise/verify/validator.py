@@ -27,15 +27,26 @@ from citewise.verify.scorer import SupportScorer, get_scorer
 _URL = re.compile(r"https?://[^\s)\]>\"']+")
 
 
+_DANGLING = frozenset(
+    {"of", "the", "a", "an", "and", "or", "because", "than", "including", "namely", "whose"}
+    | {"của", "và", "hoặc", "các", "những", "bởi", "gồm"}
+)
+"""Words no English or Vietnamese statement ends with: a sentence ending "… because of." or "… bao gồm." is a
+list's lead-in or a clause cut short with a full stop put after it (a small model wrote "We will pay up to USD 5,000
+… if you must cancel or cut short your trip because of.")."""
+
+
 def not_a_statement(text: str) -> bool:
     """A written sentence that states nothing: a question ("Thời hạn … là bao lâu?"), a text cut off
     ("Mức khấu trừ là...", or with no closing full stop), the lead-in of a list without its items ("... because
-    of:"), a table row ("Cover | Limit (USD) | Excess (USD)"), a provision's heading copied as a sentence
-    ("Điều 3. Thời hạn bảo hiểm"), or a line's tail copied alone ("Điều này.", two words). Quoted support cannot
-    make it an answer."""
+    of:", or closed early: "... because of."), a table row ("Cover | Limit (USD) | Excess (USD)"), a provision's
+    heading copied as a sentence ("Điều 3. Thời hạn bảo hiểm"), or a line's tail copied alone ("Điều này.", two
+    words). Quoted support cannot make it an answer."""
     t = text.strip()
+    last = re.findall(r"[^\W\d_]+", t.lower())[-1:]
     return (
         t.endswith(("?", "...", "…", ":"))  # a question, a text cut off, a list's lead-in without its items
+        or bool(last and last[0] in _DANGLING and t.endswith("."))  # "... because of." : a lead-in closed early
         or len(re.findall(r"[^\W\d_]+", t)) < 3  # a line's tail
         or "|" in t  # a table row
         or not t.rstrip("\"'”’)»").endswith((".", "!", ";"))  # a heading or a clause without its end
