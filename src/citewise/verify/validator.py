@@ -43,11 +43,11 @@ def not_a_statement(text: str) -> bool:
     heading copied as a sentence ("Điều 3. Thời hạn bảo hiểm"), or a line's tail copied alone ("Điều này.", two
     words). Quoted support cannot make it an answer."""
     t = text.strip()
-    last = re.findall(r"[^\W\d_]+", t.lower())[-1:]
+    found = re.findall(r"[^\W\d_]+", t)
     return (
         t.endswith(("?", "...", "…", ":"))  # a question, a text cut off, a list's lead-in without its items
-        or bool(last and last[0] in _DANGLING and t.endswith("."))  # "... because of." : a lead-in closed early
-        or len(re.findall(r"[^\W\d_]+", t)) < 3  # a line's tail
+        or len(found) < 3  # a line's tail
+        or (found[-1].lower() in _DANGLING and t.endswith("."))  # "... because of." : a lead-in closed early
         or "|" in t  # a table row
         or not t.rstrip("\"'”’)»").endswith((".", "!", ";"))  # a heading or a clause without its end
     )
