@@ -141,6 +141,10 @@ class LlmSettings(_Section):
     fits (answer/lazy_grammar.py); 0: llama-cpp-python's sampler, which tests all 151,936 Qwen2.5 tokens at every
     step. The same replies either way; side by side on the 1.5B model and the 10 sample-corpus questions of
     bench/local_latency.py, 2 otherwise idle cores: first sentence p50 12.8 -> 11.0 s, whole answer 16.3 -> 13.6 s."""
+    scaffold: bool = True
+    """The reply's fixed JSON (keys, brackets, quotes; answer/scaffold.py) is read by the model in batches instead
+    of written token by token, and decoding stops when the answer array closes; false: llama-cpp-python's chat
+    completion writes every token (also used for a GGUF without a chat template)."""
     budget_s: float = 25.0
     """Wall-clock seconds one draft may take (prompt included); when reached, decoding stops and the
     sentences complete by then are kept (and validated like any other)."""

@@ -13,14 +13,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import llama_cpp
 import pytest
+from llama_cpp.llama_grammar import LlamaGrammar
 
 from citewise.answer.base import GENERATORS, GeneratorError
 from citewise.answer.llama_local import LlamaCppGenerator
+from citewise.answer.llama_scaffold import _Checker
 from citewise.answer.models import model_path
 from citewise.answer.openai_compat import OpenAICompatGenerator
-from citewise.answer.prompt import build
+from citewise.answer.prompt import build, schema
 from citewise.answer.records import DraftSentence, Fragment
+from citewise.answer.stream import AnswerItems
 from citewise.assistant import Assistant
 from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import Embedder
@@ -64,14 +68,48 @@ def test_the_grammar_tested_on_the_likeliest_tokens_first_writes_the_same_reply(
     assert lazy.generate(QUESTION, fragments, "en").raw == whole.generate(QUESTION, fragments, "en").raw
     sampler = lazy.llm.lazy_grammar
     assert sampler.steps >= 14 and sampler.full_checks < sampler.steps  # the top 40 held a valid token
-    # a whole reply under the lazy sampler is valid JSON of the schema: only ids shown, sentences written
-    patient = LlamaCppGenerator(LlmSettings(n_ctx=2048, max_tokens=320, budget_s=900), gguf=smollm)
-    draft = patient.generate(QUESTION, fragments, "en")
-    reply = json.loads(draft.raw)
-    assert set(reply) == {"answer", "refused"} and isinstance(reply["answer"], list)
+    # a whole reply under the lazy sampler is the schema's JSON up to the closed answer array (where decoding
+    # stops: nothing after it is used), with only the ids shown and sentences written; so is one written token by
+    # token by llama-cpp-python's chat completion (scaffold off)
     shown = set(build(QUESTION, fragments, "en", False, 2, 500, focused=True).cited)
-    for item in reply["answer"]:
-        assert set(item["cites"]) <= shown and item["sentence"].strip()
+    for scaffold in (True, False):
+        patient = LlamaCppGenerator(
+            LlmSettings(n_ctx=2048, max_tokens=320, budget_s=900, scaffold=scaffold), gguf=smollm
+        )
+        draft = patient.generate(QUESTION, fragments, "en")
+        items = AnswerItems()
+        items.feed(draft.raw)
+        assert items.closed and items.done, draft.raw[-300:]
+        for item in items.done:
+            assert set(item["cites"]) <= shown and item["sentence"].strip()
+
+
+def test_the_fixed_json_is_read_in_batches_after_the_cached_system_prompt(smollm: Path, retriever: Retriever) -> None:
+    fragments = [Fragment(f"F{i + 1}", e) for i, e in enumerate(retriever.search(QUESTION, k=3).evidence)]
+    gen = LlamaCppGenerator(LlmSettings(n_ctx=2048, max_tokens=320, budget_s=900, temperature=0.0), gguf=smollm)
+    decoder = gen.decoder
+    assert decoder is not None  # the GGUF has a chat template
+    gen.warm()
+    draft = gen.generate(QUESTION, fragments, "en")
+    assert decoder.cached >= gen._system - 16  # the system prompt was not read again
+    assert decoder.read_in >= 10 and draft.completion_tokens == decoder.sampled > 0  # keys, brackets, quotes read
+    assert draft.sentences and all(s.quotes for s in draft.sentences), draft.raw[-400:]
+
+
+def test_a_fixed_token_the_grammar_refuses_is_never_forced(smollm: Path) -> None:
+    """llama.cpp aborts the process when a grammar accepts a token it does not allow: the checker stops first."""
+    llm = LlamaCppGenerator(LlmSettings(n_ctx=512), gguf=smollm).llm
+    grammar = LlamaGrammar.from_json_schema(json.dumps(schema(2, ["S1", "S2"])), verbose=False)
+    checker = _Checker(llama_cpp, llm._model.vocab, grammar)
+    try:
+        ok = llm.tokenize(b'{"answer": [{"cites": ["S', add_bos=False)
+        assert checker.allowed(list(ok)) == list(ok)
+        bad = llm.tokenize(b'3"], "sentence": "', add_bos=False)  # S3 was never shown
+        assert checker.allowed(list(bad)) == []
+        good = llm.tokenize(b'2"], "sentence": "', add_bos=False)
+        assert checker.allowed(list(good)) == list(good)
+    finally:
+        checker.close()
 
 
 @pytest.mark.parametrize("question", [QUESTION, HOME_Q])

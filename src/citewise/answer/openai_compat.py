@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 
 from citewise.answer.base import Generator, SentenceSink
-from citewise.answer.prompt import SYSTEM, Prompt, fit, item_sentence, parse_reply
+from citewise.answer.prompt import SYSTEM, Prompt, fit, item_sentence, parse_items, parse_reply
 from citewise.answer.records import Draft, Fragment
 from citewise.answer.stream import AnswerItems
 from citewise.errors import GeneratorError
@@ -156,9 +156,14 @@ class OpenAICompatGenerator(Generator):
                         sentence = item_sentence(item, lang, prompt.cited)
                         if sentence is not None:
                             on_sentence(sentence)
+                    if items.closed:  # the rest ("refused") is implied: closing the stream stops the server
+                        break
         if not events:
             raise EmptyStream(f"{self.settings.base_url}: the streamed reply was empty")
-        draft = parse_reply(items.text, self.name, fragments, lang, prompt.cited)
+        if items.closed:
+            draft = parse_items(items, self.name, fragments, lang, prompt.cited)
+        else:
+            draft = parse_reply(items.text, self.name, fragments, lang, prompt.cited)
         _count(draft, usage or {"completion_tokens": pieces})
         return draft
 

@@ -306,6 +306,18 @@ def parse_partial(
     return Draft(sentences, generator, raw=items.text) if sentences else None
 
 
+def parse_items(
+    items: AnswerItems,
+    generator: str,
+    fragments: list[Fragment],
+    lang: str,
+    cited: Mapping[str, Quote] | None = None,
+) -> Draft:
+    """A reply read up to its closed answer array, or cut short: its complete sentences; none is a refusal
+    (the reply's ``refused`` is implied by an empty answer)."""
+    return parse_partial(items, generator, fragments, lang, cited) or Draft([], generator, raw=items.text, refused=True)
+
+
 def item_sentence(item: Any, lang: str, cited: Mapping[str, Quote] | None = None) -> DraftSentence | None:
     """One object of the reply's ``answer`` array as a draft sentence; ``None`` for an empty or refusing one.
     Its cited sentence ids become quotes (the verbatim sentences they name); an id the prompt did not show
