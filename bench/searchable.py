@@ -138,6 +138,7 @@ def main() -> None:
 
 def report(result: dict[str, Any]) -> None:
     runs = result["runs"]
+    m = result.get("machine", {})
     rows = [
         [
             i + 1,
@@ -161,7 +162,9 @@ def report(result: dict[str, Any]) -> None:
         "shipped vectors (every chunk embedded), into a fresh index. Documents are stored and searchable "
         "lexically first (checked: one search per document by a phrase of its own); the vectors follow "
         f"(background queue). Targets: searchable ≤ {TARGET_S:.0f} s, embedding ≥ {TARGET_RATE:.0f} chunks/s on "
-        "2 idle cores. 'whole ingest' is how long a user waited before this change.\n\n" + table,
+        "2 idle cores. 'whole ingest' is how long a user waited before this change. "
+        f"Run {m.get('date', '')} on {m.get('cpu', '')} ({m.get('cores', '')} cores), citewise {m.get('revision', '')}."
+        "\n\n" + table,
     )
 
 
