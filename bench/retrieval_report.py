@@ -197,7 +197,7 @@ def latency_rows(lat: JSON) -> tuple[list[str], list[list[str]], list[str], list
             r2.append(
                 [
                     f"{b['chunks']:,}",
-                    "query embedding alone (e5, numpy engine as shipped)",
+                    f"query embedding alone (e5, {s.get('query_runtime', 'numpy')} engine as shipped)",
                     f"{qe['p50']:.1f} / {qe['p95']:.1f}",
                 ]
                 + ["–"] * 7
