@@ -86,3 +86,38 @@ def test_ids_with_a_common_prefix_and_no_ids_at_all() -> None:
     free = ReplyScaffold([], max_items=2, max_cites=2)
     assert free.forced('{"answer": [{"') == 'cites": ["'
     assert free.forced('{"answer": [{"cites": ["F') == ""
+
+
+class _Model:
+    def token_eos(self) -> int:
+        return 2
+
+    def token_bos(self) -> int:
+        return 1
+
+    def token_get_text(self, token: int) -> str:
+        return {1: "<s>", 2: "</s>"}[token]
+
+
+class _Llm:
+    def __init__(self, template: str | None) -> None:
+        self.metadata = {"tokenizer.chat_template": template} if template else {}
+        self._model = _Model()
+
+
+@pytest.mark.parametrize(
+    ("template", "usable"),
+    [
+        ("{% for m in messages %}<|{{ m.role }}|>{{ m.content }}\n{% endfor %}<|assistant|>", True),
+        ("{% for m in messages %}{{ m.content }", False),  # does not compile
+        ("{{ raise_exception('no system role') }}", False),  # compiles, cannot render
+        (None, False),  # no template in the GGUF
+    ],
+)
+def test_a_gguf_whose_chat_template_cannot_be_used_falls_back_to_the_chat_completion(
+    template: str | None, usable: bool
+) -> None:
+    pytest.importorskip("llama_cpp")
+    from citewise.answer.llama_scaffold import ScaffoldedDecoder
+
+    assert (ScaffoldedDecoder.for_model(_Llm(template)) is not None) is usable

@@ -84,12 +84,16 @@ class ScaffoldedDecoder:
         chat_format = importlib.import_module("llama_cpp.llama_chat_format")
         model = llm._model
         eos, bos = model.token_eos(), model.token_bos()
-        formatter = chat_format.Jinja2ChatFormatter(
-            template=template,
-            eos_token=model.token_get_text(eos) if eos != -1 else "",
-            bos_token=model.token_get_text(bos) if bos != -1 else "",
-            stop_token_ids=[eos],
-        )
+        try:
+            formatter = chat_format.Jinja2ChatFormatter(
+                template=template,
+                eos_token=model.token_get_text(eos) if eos != -1 else "",
+                bos_token=model.token_get_text(bos) if bos != -1 else "",
+                stop_token_ids=[eos],
+            )
+            formatter(messages=[{"role": "system", "content": "-"}, {"role": "user", "content": "-"}])
+        except Exception:  # a template jinja2 cannot compile or render: the chat completion's own fallback
+            return None
         return cls(llm, formatter)
 
     def tokens(self, messages: list[dict[str, str]]) -> list[int]:
