@@ -31,7 +31,6 @@ import numpy as np
 from citewise.errors import MissingDependency
 from citewise.index import e5_onnx
 from citewise.index.allocator import keep_freed_memory
-from citewise.index.e5_onnx import OnnxLayers
 
 META = "\u2581"
 WORD_CACHE = 200_000
@@ -339,12 +338,12 @@ class Encoder:
                     self.w[name] = np.ascontiguousarray(arr.T) if arr.ndim == 2 else arr
         if over:
             raise ValueError(f"unknown tensors: {sorted(over)[:5]}")
-        self.onnx: OnnxLayers | None = None
-        if runtime == "onnxruntime" or (runtime == "auto" and e5_onnx.available()):
-            if not e5_onnx.available():
-                raise MissingDependency("onnxruntime", purpose="the e5 encoder's onnxruntime runtime")
-            self.onnx = OnnxLayers(e5_onnx.build_graph(self.w, self.nl, self.nh, self.h, self.eps))
-            self.w = {}  # the session holds its own copy: the numpy layers are not run
+        self.onnx: e5_onnx.OnnxLayers | None = None
+        if runtime != "numpy" and e5_onnx.available():
+            self.onnx = e5_onnx.OnnxLayers(e5_onnx.build_graph(self.w, self.nl, self.nh, self.h, self.eps))
+            self.w = {}  # the session runs the layers (on the same arrays, which it keeps): none here
+        elif runtime == "onnxruntime":
+            raise MissingDependency("onnxruntime", purpose="the e5 encoder's onnxruntime runtime")
         self.runtime = "numpy" if self.onnx is None else "onnxruntime"
 
     def word(self, ids: np.ndarray) -> np.ndarray:

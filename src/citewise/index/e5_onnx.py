@@ -104,8 +104,8 @@ class OnnxLayers:
         ort: Any = importlib.import_module("onnxruntime")
         options = ort.SessionOptions()
         names = list(graph.weights)
-        self.weights = [ort.OrtValue.ortvalue_from_numpy(graph.weights[n]) for n in names]  # kept: used in place
-        self.arrays = graph.weights
+        # used in place: each OrtValue keeps its numpy array alive, and so must the session's owner keep these
+        self.weights = [ort.OrtValue.ortvalue_from_numpy(graph.weights[n]) for n in names]
         options.add_external_initializers(names, self.weights)
         options.intra_op_num_threads = threads or os.cpu_count() or 1
         options.inter_op_num_threads = 1
