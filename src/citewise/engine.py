@@ -187,8 +187,21 @@ class Engine:
             judge = None if name in ("none", "") else JUDGES.create(name, **shared)
             if judge is not None and self.settings.answer.answer_threshold:
                 judge = Thresholded(judge, self.settings.answer.answer_threshold)
+            if judge is not None and self.settings.answer.judge_llm:
+                judge = self._llm_tier(judge)
             self._judge = judge
         return self._judge  # type: ignore[no-any-return]
+
+    def _llm_tier(self, judge: AnswerabilityJudge) -> AnswerabilityJudge:
+        """``judge`` with the local LLM deciding near its threshold (``answer.judge_llm``)."""
+        from citewise.answer.models import model_path
+        from citewise.judge.llm import LlmTier, YesNoReader
+
+        answer = self.settings.answer
+        reader = YesNoReader(
+            settings=answer.llm, purpose="the LLM answerability tier", locate=lambda: model_path(answer.llm.model)
+        )
+        return LlmTier(judge, reader, answer.judge_llm_band, answer.judge_llm_p_yes)
 
     def pair_classifier(self) -> PairClassifier | None:
         """The installed pair classifier (``judge/pair.py``), loaded once and shared by the answerability judges of

@@ -169,6 +169,13 @@ class OpenAISettings(_Section):
     1.6 of Vietnamese (SmolLM2)."""
 
 
+JUDGE_LLM_BAND: dict[str, tuple[float, float]] = {"en": (0.1, 0.25), "vi": (0.05, 0.2)}
+JUDGE_LLM_P_YES: dict[str, float] = {"en": 0.6, "vi": 0.55}
+"""The LLM tier's band around the ``tiered`` judge's thresholds and its P(Yes) cut, per language, for
+Qwen2.5-Coder-1.5B: chosen by bench/judge_llm.py on the dev sets only (120 questions per set; SQuAD 2.0 dev titles
+and the dev insurance policies for EN, the Vietnamese set's dev file and the dev policies for VI)."""
+
+
 class AnswerSettings(_Section):
     generator: str = "extractive"
     """extractive | local | openai"""
@@ -206,6 +213,16 @@ class AnswerSettings(_Section):
     ``pair`` (the pair classifier alone on the fast tier's best sentences), ``none`` to answer whatever relevant
     evidence was found. The thresholds (in the pair classifier's manifest) were chosen end to end on dev questions
     of two styles per language, Wikipedia-style and legal (docs/benchmarks.md, "Answers on near-miss questions")."""
+    judge_llm: bool = False
+    """Ask the local LLM (``llm``'s model, loaded on first use) "does this passage state the answer to this exact
+    question? Yes/No" when the judge's score is near its threshold, and let its P(Yes) decide there
+    (``judge/llm.py``). Off by default: each question asked costs seconds on CPU (5.5 s p50 for the 1.5B model on
+    2 cores). Measured: docs/benchmarks.md, "Answerability: the LLM tier"."""
+    judge_llm_band: dict[str, tuple[float, float]] = Field(default_factory=lambda: dict(JUDGE_LLM_BAND))
+    """Per language: how far below and above the threshold the LLM is asked (chosen on dev data for the 1.5B model
+    and the ``tiered`` judge, bench/judge_llm.py)."""
+    judge_llm_p_yes: dict[str, float] = Field(default_factory=lambda: dict(JUDGE_LLM_P_YES))
+    """Per language: the least P(Yes) that answers inside the band (chosen with the band)."""
     answer_threshold: dict[str, float] = Field(default_factory=dict)
     """Per language: the answerability score at or above which to answer; missing languages take the
     judge's own (chosen on dev data: 82 % of answerable dev questions answered end to end)."""

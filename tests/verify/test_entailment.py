@@ -159,4 +159,4 @@ def test_llm_check_is_off_by_default_and_shares_the_local_model(smollm: Path) ->
     assert isinstance(validator.judge, LlamaCppJudge) and validator.judge.llm is local.llm
     assert (validator.judge_threshold, validator.judge_from) == (0.8, 0.5)
     lazy = Assistant(retriever, settings=settings).validator.judge
-    assert isinstance(lazy, LlamaCppJudge) and lazy._llm is None  # extractive: no model loaded until asked
+    assert isinstance(lazy, LlamaCppJudge) and not lazy.loaded  # extractive: no model loaded until asked

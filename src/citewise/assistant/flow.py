@@ -19,6 +19,7 @@ from citewise.assistant.relevance import OFF_TOPIC, off_topic, same_sentence
 from citewise.assistant.report import build_report, write_report
 from citewise.chunk.sentences import sentence_spans
 from citewise.judge.answerability import AnswerabilityJudge
+from citewise.judge.llm import LlmTier
 from citewise.judge.records import Answerability
 from citewise.redact import keep
 from citewise.retrieve.hybrid import Retriever
@@ -60,6 +61,9 @@ class Assistant:
         self.clock = clock
         self.reports = reports
         self.judge = judge
+        if isinstance(judge, LlmTier) and isinstance(self.generator, LlamaCppGenerator):
+            generator = self.generator
+            judge.reader.share(lambda: generator.llm)  # one model for the judge's question and the answer
         self.question_policy = question_policy
         """How the question is kept in reports (``redact.keep``): ``yes``, ``redacted`` or ``no`` (no report)."""
         """Decides between an answer and "no direct answer"; ``None``: every relevant search is answered."""
