@@ -194,17 +194,25 @@ def markdown(res: dict[str, Any]) -> list[str]:
                 str(withl[n]["llm_share"]),
             ])  # fmt: skip
     lines.append(md_table(["lang", "band, cut", "dev set", "answered", "unanswerable not answered", "LLM asked"], rows))
-    lines += ["", "Held out (never tuned on): the judge alone → with the LLM tier, the same questions.", ""]
+    lines += [
+        "",
+        "Held out (never tuned on): the judge alone → with the LLM tier, the same questions. *Judge alone at the same "
+        "answer rate*: the judge's own curve (its thresholds moved until it answers as many answerable questions as "
+        "the tier does), the fair comparison for the tier's share of unanswerable questions not answered.",
+        "",
+    ]
     rows = []
     for n, r in res["test"].items():
         a, b = r["judge_alone"], r["with_llm"]
         rows.append([
             n, str(a["questions"]), f"{a['auc']} → {b['auc']}", f"{a['answer_rate']} → {b['answer_rate']}",
             f"{a['not_answered_unanswerable']} → {b['not_answered_unanswerable']}",
+            str(alone_at_rate(res["test_rows"][n], b["answer_rate"])),
             f"{a['gold_in_sentence']} → {b['gold_in_sentence']}", str(b["llm_share"]), str(b["llm_seconds_p50"]),
         ])  # fmt: skip
     lines.append(md_table(
-        ["set", "questions", "AUC", "answered", "unanswerable not answered", "gold in sentence", "LLM asked",
+        ["set", "questions", "AUC", "answered", "unanswerable not answered", "judge alone at the same answer rate",
+         "gold in sentence", "LLM asked",
          "s per LLM call p50"],
         rows,
     ))  # fmt: skip
@@ -212,6 +220,18 @@ def markdown(res: dict[str, Any]) -> list[str]:
         f"{n} {r['llm_auc_in_width']} (judge {r['judge_auc_in_width']}, {r['in_width']})" for n, r in res["test"].items()
     )]  # fmt: skip
     return lines
+
+
+def alone_at_rate(rows: list[dict[str, Any]], rate: float | None) -> float | None:
+    """Share of unanswerable questions the judge alone leaves unanswered with its thresholds moved (by one offset
+    for every language) so that it answers ``rate`` of the answerable ones: the tier against the judge's own
+    curve at the same answer rate."""
+    margin = np.array([r["score"] - r["threshold"] for r in rows])
+    y = np.array([r["answerable"] for r in rows], dtype=bool)
+    if rate is None or not y.any() or y.all():
+        return None
+    cut = float(np.quantile(margin[y], 1 - rate))
+    return round(float(np.mean(margin[~y] < cut)), 4)
 
 
 def in_width_auc(rows: list[dict[str, Any]]) -> tuple[float | None, float | None, int]:
