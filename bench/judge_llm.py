@@ -12,7 +12,7 @@ answer to this exact question? Yes/No" gains inside a band around the threshold,
    than the judge alone answers minus 0.02 (a tie goes to the narrower band: fewer LLM calls).
 4. The held-out sets are scored with the chosen band and cut, against the judge alone on the same questions.
 
-    .venv/bin/python bench/judge_llm.py [--model qwen2.5-coder-1.5b] [--limit 120] [--test-limit N] [--width 0.25]
+    .venv/bin/python bench/judge_llm.py [--model qwen2.5-coder-1.5b] [--limit 120] [--test-limit N] [--width 0.5]
         [--write-docs] [--report]
 """
 
@@ -40,7 +40,7 @@ from common import command_line, loadavg, log, machine, md_table, write_results,
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "judge_llm.json"
 CACHE = ROOT / ".bench-cache" / "judge_llm"
-STEPS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25)
+STEPS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
 CUTS = tuple(round(x, 2) for x in np.arange(0.2, 0.96, 0.05))
 TOLERANCE = 0.02
 
@@ -249,7 +249,7 @@ def main() -> None:
     ap.add_argument("--model", default="qwen2.5-coder-1.5b")
     ap.add_argument("--limit", type=int, default=120, help="questions per set (taken evenly)")
     ap.add_argument("--test-limit", type=int, default=None, help="questions per held-out set (default: --limit)")
-    ap.add_argument("--width", type=float, default=0.25)
+    ap.add_argument("--width", type=float, default=0.5)
     ap.add_argument("--write-docs", action="store_true")
     ap.add_argument("--report", action="store_true", help="print (and with --write-docs write) the last results")
     args = ap.parse_args()

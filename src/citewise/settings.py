@@ -169,7 +169,7 @@ class OpenAISettings(_Section):
     1.6 of Vietnamese (SmolLM2)."""
 
 
-JUDGE_LLM_BAND: dict[str, tuple[float, float]] = {"en": (0.1, 0.25), "vi": (0.05, 0.2)}
+JUDGE_LLM_BAND: dict[str, tuple[float, float]] = {"en": (0.25, 0.3), "vi": (0.05, 0.2)}
 JUDGE_LLM_P_YES: dict[str, float] = {"en": 0.6, "vi": 0.55}
 """The LLM tier's band around the ``tiered`` judge's thresholds and its P(Yes) cut, per language, for
 Qwen2.5-Coder-1.5B: chosen by bench/judge_llm.py on the dev sets only (120 questions per set; SQuAD 2.0 dev titles
