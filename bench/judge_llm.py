@@ -32,8 +32,8 @@ import numpy as np
 import judge as bench_judge  # bench/judge.py
 from citewise.answer.models import model_path
 from citewise.evaluate.classification import auc
-from citewise.judge.answerability import JUDGES
-from citewise.judge.llm import Judgement, YesNoReader, answerable_messages, banded, passage_around
+from citewise.judge.answerability import JUDGES, AnswerabilityJudge
+from citewise.judge.llm import Judgement, YesNoReader, answerable_messages, banded, in_band, passage_around
 from citewise.lang import folded_words
 from common import command_line, loadavg, log, machine, md_table, write_results, write_section
 
@@ -75,10 +75,11 @@ class Cached:
         return j, False
 
 
-def score_set(items: list[Any], cached: Cached, width: float, name: str) -> list[dict[str, Any]]:
+def score_set(
+    items: list[Any], inner: AnswerabilityJudge, cached: Cached, width: float, name: str
+) -> list[dict[str, Any]]:
     """The judge's score of every item, and the LLM's P(Yes) where the score is within ``width`` of the
     threshold."""
-    inner = JUDGES.create("tiered")
     rows = []
     for i, (question, lang, passages, answerable, gold) in enumerate(items):
         judged = inner.judge(question, passages, lang)
@@ -100,29 +101,27 @@ def score_set(items: list[Any], cached: Cached, width: float, name: str) -> list
     return rows
 
 
-def tiered_score(row: dict[str, Any], below: float, above: float, cut: float) -> float:
-    """The row's score with the LLM deciding inside [thr - below, thr + above) (as ``LlmTier`` does)."""
-    thr, s = row["threshold"], row["score"]
-    if "p_yes" not in row or not thr - below <= s < thr + above:
-        return float(s)
-    return banded(float(row["p_yes"]), thr, below, above, cut)
-
-
 Band = tuple[float, float, float]
 """(below, above, P(Yes) cut)."""
 
 
 def asked(row: dict[str, Any], band: Band | None) -> bool:
-    return (
-        band is not None and "p_yes" in row and row["threshold"] - band[0] <= row["score"] < row["threshold"] + band[1]
-    )
+    """Whether the LLM decides ``row`` with ``band`` (it was asked, and the judge's score is inside the band)."""
+    return band is not None and "p_yes" in row and in_band(row["score"], row["threshold"], band[0], band[1])
+
+
+def tiered_score(row: dict[str, Any], band: Band) -> float:
+    """The row's score with the LLM deciding inside ``band`` (as ``LlmTier`` does)."""
+    if not asked(row, band):
+        return float(row["score"])
+    return banded(float(row["p_yes"]), row["threshold"], *band)
 
 
 def outcome(rows: list[dict[str, Any]], bands: dict[str, Band] | None) -> dict[str, Any]:
     """The operating point of ``rows`` with the LLM deciding inside each language's band (``None``: the judge
     alone)."""
     band = [bands.get(r["lang"]) if bands else None for r in rows]
-    s = np.array([tiered_score(r, *b) if b else r["score"] for r, b in zip(rows, band, strict=True)])
+    s = np.array([tiered_score(r, b) if b else r["score"] for r, b in zip(rows, band, strict=True)])
     y = np.array([r["answerable"] for r in rows], dtype=int)
     answered = s >= np.array([r["threshold"] for r in rows])
     calls = [r for r, b in zip(rows, band, strict=True) if asked(r, b)]
@@ -263,13 +262,14 @@ def main() -> None:
     reader = YesNoReader(gguf=model_path(args.model), n_ctx=2048, purpose="the LLM answerability tier")
     cached = Cached(reader, CACHE / f"{args.model}.jsonl")
     t0 = time.time()
-    dev = {n: score_set(items, cached, args.width, n) for n, items in bench_judge.dev_sets(args.limit).items()}
+    inner = JUDGES.create("tiered")  # loaded once: the pair classifier behind it is the slow part of loading
+    dev = {n: score_set(items, inner, cached, args.width, n) for n, items in bench_judge.dev_sets(args.limit).items()}
     test_sets = {
         n: v
         for n, v in bench_judge.sets(args.test_limit or args.limit).items()
         if n in ("squad2-test", "vi-answerability-test", "legal-nearmiss")
     }
-    test = {n: score_set(items, cached, args.width, n) for n, items in test_sets.items()}
+    test = {n: score_set(items, inner, cached, args.width, n) for n, items in test_sets.items()}
     chosen = {lang: choose(dev, lang) for lang in ("en", "vi")}
     bands = {lang: (c["below"], c["above"], c["p_yes"]) for lang, c in chosen.items()}
     out_test = {}

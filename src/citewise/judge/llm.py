@@ -231,23 +231,26 @@ class LlmTier(AnswerabilityJudge):
     def threshold(self, lang: str) -> float:
         return self.inner.threshold(lang)
 
-    def in_band(self, score: float, lang: str) -> bool:
+    def _band(self, lang: str) -> tuple[float, float, float]:
+        """(below, above, P(Yes) cut) for ``lang``; English's when the language has none."""
         below, above = self.band.get(lang, self.band.get("en", (0.0, 0.0)))
-        thr = self.threshold(lang)
-        return thr - below <= score < thr + above
+        return below, above, self.p_yes.get(lang, self.p_yes.get("en", 0.5))
 
     def judge(self, question: str, passages: Sequence[Passage], lang: str) -> Answerability:
         self.last = None
         judged = self.inner.judge(question, passages, lang)
-        if judged.span is None or not self.in_band(judged.score, lang):
+        thr, (below, above, cut) = self.threshold(lang), self._band(lang)
+        if judged.span is None or not in_band(judged.score, thr, below, above):
             return judged
-        self.last = self.reader.ask(answerable_messages(question, passage_around(judged, passages), lang))
-        score = self.banded(self.last.p_yes, lang)
+        passage = passage_around(judged, passages, self.passage_chars)
+        self.last = self.reader.ask(answerable_messages(question, passage, lang))
+        score = banded(self.last.p_yes, thr, below, above, cut)
         return replace(judged, score=score, tier="llm", scores={**judged.scores, "llm": self.last.p_yes})
 
-    def banded(self, p: float, lang: str) -> float:
-        below, above = self.band.get(lang, self.band.get("en", (0.0, 0.0)))
-        return banded(p, self.threshold(lang), below, above, self.p_yes.get(lang, self.p_yes.get("en", 0.5)))
+
+def in_band(score: float, threshold: float, below: float, above: float) -> bool:
+    """Whether ``score`` falls in ``[threshold - below, threshold + above)``, where the LLM decides."""
+    return threshold - below <= score < threshold + above
 
 
 def banded(p: float, threshold: float, below: float, above: float, cut: float) -> float:
