@@ -107,11 +107,14 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
     direct = [r for r in answered if r.sentences and _DIRECT.match(r.sentences[0].text)]
     figured = [r for r in direct if _FIGURE.search(r.expected or "")]
     right = [set(_FIGURE.findall(r.sentences[0].text)) <= set(_FIGURE.findall(r.expected or "")) for r in figured]
+    golden = [r for r in direct if r.expected]
+    holds = [stated_gold(r.sentences[0].text, r.expected or "") for r in golden]
     lat = [r.latency_ms for r in results]
     p50, p95 = percentile(lat, 50), percentile(lat, 95)
     return {
         "answered_with_direct_statement": round(len(direct) / len(answered), 4) if answered else None,
         "direct_statements_with_gold_figures": f"{sum(right)}/{len(right)}",
+        "direct_statements_stating_gold": f"{sum(holds)}/{len(holds)}",
         "questions": len(results),
         "answerable": len(ans),
         "unanswerable": len(unans),
@@ -126,6 +129,31 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
         "p50_ms": None if p50 is None else round(p50, 1),
         "p95_ms": None if p95 is None else round(p95, 1),
     }
+
+
+def stated_gold(statement: str, gold: str) -> bool:
+    """Whether a templated direct statement states the gold answer: the gold's words are in it, or what it states
+    (the text after the template's opening) is in the gold ("The date is 1066." for "in 1066")."""
+    m = _DIRECT.match(statement)
+    value = folded_words(statement[m.end() if m else 0 :].rstrip("."))
+    g = folded_words(gold)
+    same_day = _day(value) is not None and _day(value) == _day(g)
+    return bool(g) and (g in folded_words(statement) or (bool(value) and value in g) or same_day)
+
+
+_MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+
+
+def _day(text: str) -> tuple[int, int, int] | None:
+    """(day, month, year mod 100) of a date written with its month's name, whatever the order ("may 7, 2009",
+    "7-may-09": the answerability sample's dates went through a spreadsheet)."""
+    words = re.findall(r"[a-z]+|\d+", text)
+    months = [_MONTHS.index(w[:3]) + 1 for w in words if w[:3] in _MONTHS and len(w) >= 3]
+    numbers = [int(w) for w in words if w.isdigit()]
+    if len(months) != 1 or len(numbers) != 2:
+        return None
+    day, year = (numbers[0], numbers[1]) if numbers[0] <= 31 else (numbers[1], numbers[0])
+    return day, months[0], year % 100
 
 
 def opening(r: QuestionResult) -> list[CitedSentence]:
@@ -254,7 +282,8 @@ def docs(report: dict[str, Any]) -> list[str]:
                 f"{a['answered']} / {a['no_direct_answer']} / {a['refused']}",
                 str(s["answered_containing_gold"]),
                 str(s.get("answered_opening_with_gold")),
-                f"{s['answered_with_direct_statement']} ({s['direct_statements_with_gold_figures']})",
+                f"{s['answered_with_direct_statement']} ({s['direct_statements_with_gold_figures']};"
+                f" {s.get('direct_statements_stating_gold', '–')})",
                 str(s["answered_citing_gold"]),
                 f"{u['answered']} / {u['no_direct_answer']} / {u['refused']}",
                 str(s["unanswerable_not_answered"]),
@@ -289,7 +318,7 @@ def docs(report: dict[str, Any]) -> list[str]:
                 "answerable: ans / no direct / refused",
                 "answered containing gold",
                 "answered opening with it",
-                "answered with a direct statement (its figures in the gold answer)",
+                "answered with a direct statement (its figures in the gold answer; stating the gold answer)",
                 "answered citing gold paragraph",
                 "unanswerable: ans / no direct / refused",
                 "unanswerable not answered",
@@ -308,6 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--sets", default="", help="comma-separated set names (default: all)")
     ap.add_argument("--quick", action="store_true", help="30 questions per set; docs untouched")
+    ap.add_argument("--out", default="", help="write the results here instead (docs untouched)")
     ap.add_argument(
         "--calibrate",
         action="store_true",
@@ -377,8 +407,8 @@ def main(argv: list[str] | None = None) -> int:
             out.write_text(json.dumps(rows, ensure_ascii=False, indent=1))
             report["sets"][f"{name} / {label}"] = summary = summarize(results)
             log(f"{name}/{label}: {json.dumps(summary)}")
-    if args.quick:
-        write_results(QUICK_OUT, report)
+    if args.quick or args.out:
+        write_results(Path(args.out) if args.out else QUICK_OUT, report)
     else:
         write_results(OUT, report)
         write_section("Answers on near-miss questions", docs(report))

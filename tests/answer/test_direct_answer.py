@@ -417,3 +417,91 @@ def test_a_yes_no_question_gets_the_figure_of_the_provision_quoted_first() -> No
     q = "Nhà bỏ trống 3 tháng không báo công ty, nếu bị cháy thì có được bồi thường không?"
     draft = ExtractiveGenerator().generate(q, fragments, "vi")
     assert draft.sentences[0].text == "Điều khoản nêu 60 ngày.", [s.text for s in draft.sentences]
+
+
+def test_a_when_question_is_answered_with_the_date_the_provision_states() -> None:
+    text = "This Regulation shall enter into force on the twentieth day following its publication. It shall apply from 25 May 2018."
+    header = "[General Data Protection Regulation › Article 99. Entry into force and application]"
+    draft = ExtractiveGenerator().generate("When does the Regulation apply?", [_fragment(text, header=header)], "en")
+    first = draft.sentences[0]
+    assert first.text == "The date is 25 May 2018."
+    assert text[slice(*first.quote_span)] == "25 May 2018"  # type: ignore[misc]
+    assert any("It shall apply from 25 May 2018." in s.text for s in draft.sentences[1:])  # quoted too
+    vi = "Luật này có hiệu lực thi hành từ ngày 01 tháng 01 năm 2023, trừ trường hợp quy định tại khoản 2 Điều này."
+    draft = ExtractiveGenerator().generate("Luật này có hiệu lực từ khi nào?", [_fragment(vi, lang="vi")], "vi")
+    assert draft.sentences[0].text == "Thời điểm là ngày 01 tháng 01 năm 2023."
+    # a year inside a reference is no date: "Regulation (EU) 2016/679" answers nothing about when
+    ref = "Processing under Regulation (EU) 2016/679 shall be lawful only if the data subject has given consent."
+    draft = ExtractiveGenerator().generate("When is processing under the Regulation lawful?", [_fragment(ref)], "en")
+    assert not draft.sentences[0].text.startswith("The date is")
+    street = "The Fresno County Courthouse, at 1401 Fulton Street, was demolished to make way for a new building."
+    draft = ExtractiveGenerator().generate(
+        "When was the Fresno County Courthouse demolished?", [_fragment(street)], "en"
+    )
+    assert not draft.sentences[0].text.startswith("The date is")  # a street number is no year
+    year = "The Fresno County Courthouse was demolished in 1966 to make way for a new building."
+    draft = ExtractiveGenerator().generate("When was the Fresno County Courthouse demolished?", [_fragment(year)], "en")
+    assert draft.sentences[0].text == "The date is 1966."
+    vi = "Hiến pháp được ban hành năm 1947 và có hiệu lực vào một ngày cuối năm đó."
+    draft = ExtractiveGenerator().generate(
+        "Vào ngày nào của năm 1947 thì Hiến pháp có hiệu lực?", [_fragment(vi, lang="vi")], "vi"
+    )
+    assert not draft.sentences[0].text.startswith("Thời điểm là")  # the question's own year is not its answer
+
+
+def test_a_when_question_answered_by_a_time_limit_states_the_period() -> None:
+    text = (
+        "In the case of a personal data breach, the controller shall notify the supervisory authority within 72 hours."
+    )
+    draft = ExtractiveGenerator().generate(
+        "When must the controller notify the supervisory authority of a personal data breach?", [_fragment(text)], "en"
+    )
+    assert draft.sentences[0].text == "The period is 72 hours."
+
+
+def test_a_who_question_is_answered_with_the_party_under_the_duty() -> None:
+    text = "Where a personal data breach occurs, the controller shall without undue delay notify the supervisory authority."
+    draft = ExtractiveGenerator().generate(
+        "Who must notify the supervisory authority of a personal data breach?", [_fragment(text)], "en"
+    )
+    first = draft.sentences[0]
+    assert first.text == "The party is the controller."
+    assert text[slice(*first.quote_span)] == "the controller"  # type: ignore[misc]
+    vi = "2. Doanh nghiệp bảo hiểm có trách nhiệm bồi thường trong thời hạn 15 ngày kể từ ngày nhận đủ hồ sơ hợp lệ."
+    draft = ExtractiveGenerator().generate(
+        "Ai có trách nhiệm bồi thường cho người được bảo hiểm?", [_fragment(vi, lang="vi")], "vi"
+    )
+    assert draft.sentences[0].text == "Chủ thể là doanh nghiệp bảo hiểm."
+    plural = "Providers and deployers of AI systems shall take measures to ensure a sufficient level of AI literacy of their staff."
+    draft = ExtractiveGenerator().generate(
+        "Who has to make sure staff have a sufficient level of AI literacy?", [_fragment(plural)], "en"
+    )
+    assert draft.sentences[0].text == "The party is providers and deployers of AI systems."
+
+
+def test_who_is_told_is_not_stated_as_who_must_tell() -> None:
+    passive = "The supervisory authority shall be informed of the personal data breach without undue delay."
+    draft = ExtractiveGenerator().generate(
+        "Who must inform the supervisory authority of a personal data breach?", [_fragment(passive)], "en"
+    )
+    assert not draft.sentences[0].text.startswith("The party is")  # the authority is told; the teller is unnamed
+    condition = "If the insured fails to notify the insurer, the claim may be refused."
+    draft = ExtractiveGenerator().generate(
+        "Who may refuse the claim if the insured fails to notify?", [_fragment(condition)], "en"
+    )
+    assert not draft.sentences[0].text.startswith("The party is")  # "the claim" is no party
+
+
+def test_a_party_the_question_names_or_a_when_clause_is_not_stated_as_the_answer() -> None:
+    text = "Once the assessment has been performed, the deployer shall notify the market surveillance authority of its results."
+    draft = ExtractiveGenerator().generate(
+        "After doing the assessment, whom must the deployer notify of the results?", [_fragment(text)], "en"
+    )
+    assert not draft.sentences[0].text.startswith("The party is")  # "the deployer" is in the question
+    text = (
+        "The processor shall notify the controller without undue delay after becoming aware of a personal data breach."
+    )
+    draft = ExtractiveGenerator().generate(
+        "Who does a processor have to notify when it becomes aware of a personal data breach?", [_fragment(text)], "en"
+    )
+    assert not draft.sentences[0].text.startswith("The period is")  # asks who, not when

@@ -21,15 +21,18 @@ from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
 from citewise.judge.qtype import answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words, one_line
+from citewise.lang import detect_language
 from citewise.textmatch import UNIT as _UNIT
 from citewise.textmatch import asked_keys as _topic
-from citewise.textmatch import covered, query_terms, topic_left_out, without_frame
+from citewise.textmatch import content_words, covered, query_terms, topic_left_out, without_frame
 from citewise.textmatch import short_keys as _keys
 
 DIRECT = {
     "duration": {"en": "The period is {}.", "vi": "Thời hạn là {}."},
     "amount": {"en": "The amount is {}.", "vi": "Mức tiền là {}."},
     "number": {"en": "The figure is {}.", "vi": "Con số là {}."},
+    "date": {"en": "The date is {}.", "vi": "Thời điểm là {}."},
+    "party": {"en": "The party is {}.", "vi": "Chủ thể là {}."},
     "stated": {"en": "The provision states {}.", "vi": "Điều khoản nêu {}."},
 }
 """Templates of the direct answer, per question type and language; ``stated``: a yes/no question that names a
@@ -75,15 +78,55 @@ def _answer_like(kind: str, text: str, span: tuple[int, int]) -> bool:
     return kind != "amount" or any(ch.isdigit() for ch in text[span[0] : span[1]])
 
 
-def _kinds(question: str) -> list[str]:
-    """Answer types to look for, in order: by the question type, or for a yes/no question the kinds of figure
-    it names itself."""
+def _kinds(question: str, asked: dict[str, list[str]] = KINDS_ASKED) -> list[str]:
+    """Answer types to look for, in order: by the question type (``asked``: the figures of ``KINDS_ASKED``, or
+    ``DIRECT_KINDS`` for the direct statement), or for a yes/no question the kinds of figure it names itself."""
     qtype = question_type(question)
     if qtype == "yes_no":
         return [
             k for k in ("amount", "duration") if any(_answer_like(k, question, sp) for sp in answer_spans(k, question))
         ]
-    return KINDS_ASKED.get(qtype, [])
+    return asked.get(qtype, [])
+
+
+DIRECT_KINDS = {**KINDS_ASKED, "date": ["date", "duration"], "party": ["party"]}
+"""Kinds of answer stated directly, per question type: a value, a date (or the period a "when" question is answered
+by: "within 72 hours"), the party under a duty."""
+_ASKS = {
+    "date": re.compile(
+        r"^\s*(?:(?:by|since|until|from) )?when\b|\b(?:since|until|by|from) when\s*\??\s*$"
+        r"|^\s*(?:on |in |by )?what (?:date|day|year|month)\b|^\s*in which year\b",
+        re.I,
+    ),
+    "party": re.compile(
+        r"^\s*(?:who|whom|whose)\b|^\s*(?:to|by|for|from|with|on) whom\b"
+        r"|^\s*which (?:body|authority|party|person|entity|organi[sz]ation)\b",
+        re.I,
+    ),
+}
+"""An English question asks for a date or a party when it opens with its question word: "Who does a processor
+have to notify when it becomes aware of a breach?" asks for a party, whatever its "when"."""
+
+
+def _direct_kinds(question: str) -> list[str]:
+    """The kinds of answer the direct statement may state for ``question`` (``DIRECT_KINDS``): a date or a party
+    only when an English question asks for it with its opening words."""
+    qtype = question_type(question)
+    if qtype in _ASKS and detect_language(question) == "en" and not _ASKS[qtype].search(question):
+        return []
+    return _kinds(question, DIRECT_KINDS)
+
+
+_COMMON_LEAD = frozenset("the a an each any every doanh bên người tổ cơ cá chủ công nhà".split())
+
+
+def _in_sentence(party: str) -> str:
+    """A party phrase as it reads inside a sentence: "The controller" -> "the controller", "Doanh nghiệp bảo
+    hiểm" -> "doanh nghiệp bảo hiểm", "Providers and deployers" -> "providers and deployers"; a name keeps its
+    capital ("the Authority", "Bộ Tài chính", "Congress")."""
+    words = party.split()
+    common = words[0].lower() in _COMMON_LEAD or (len(words) > 1 and words[1][:1].islower() and not words[0].isupper())
+    return party[0].lower() + party[1:] if common else party
 
 
 def states_figure_asked(question: str, sentences: list[str]) -> bool | None:
@@ -500,7 +543,7 @@ class ExtractiveGenerator(Generator):
                 ]
         templates = DIRECT["stated" if yes_no else kind]
         template = templates.get(lang, templates["en"])
-        text = template.format(" ".join(value.split()))
+        text = template.format(_in_sentence(" ".join(value.split())) if kind == "party" else " ".join(value.split()))
         return [DraftSentence(text, [best.fragment.ref], quote_span=(start, start + len(value)))]
 
     def _value(self, question: str, cand: _Candidate) -> tuple[str, str, _Candidate, int] | None:
@@ -508,8 +551,10 @@ class ExtractiveGenerator(Generator):
         question asks for that ``cand`` holds, in the unit the question names first."""
         if not _on_topic(question, f"{cand.fragment.evidence.chunk.header} {cand.text}"):
             return None
-        for kind in _kinds(question):
+        for kind in _direct_kinds(question):
             found = [sp for sp in answer_spans(kind, cand.text) if _answer_like(kind, cand.text, sp)]
+            if kind in ("party", "date"):  # a party or date the question names is not the one it asks for
+                found = [sp for sp in found if not content_words(cand.text[sp[0] : sp[1]]) <= content_words(question)]
             spans = sorted(found, key=lambda sp: _rank(question, cand.text, sp))
             if spans:
                 a, b = spans[0]

@@ -102,10 +102,79 @@ def states_value(qtype: str, sentence: str) -> bool:
     return holds_answer_type(qtype, text)
 
 
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_DATE_VALUE = re.compile(
+    rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|{_MONTH}\s+\d{{4}}|\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{4}}"
+    r"|ngay \d{1,2}(?:\s*[/-]\s*|\s+thang\s+)\d{1,2}(?:(?:\s*[/-]\s*|\s+nam\s+)\d{4})?"
+    r"|thang \d{1,2}(?:\s*[/-]\s*|\s+nam\s+)\d{4}|nam \d{4}"
+    r"|(?<![/.\d-])(?:1[1-9]|20)\d{2}(?![/.-]?\d))\b",
+    re.I,
+)
+"""A date a reader can act on: "25 May 2018", "May 25, 2018", "May 2018", "01/07/2023", "ngày 01 tháng 7 năm 2023",
+"tháng 7/2023", "năm 2023", or a year alone (1100-2099), on folded text; not the words "before" or "within" that
+``_DATE`` counts as a sentence holding a time."""
+_BARE_YEAR = re.compile(r"\d{4}")
+_YEAR_CUE = re.compile(
+    r"\b(?:in|since|until|till|by|from|before|after|of|during|around|circa|c\.|early|late|mid|year|nam|tu|den|vao)"
+    r"\s+(?:the\s+)?(?:early\s+|late\s+)?$|[(,–-]\s*$",
+    re.I,
+)
+"""The words a year alone follows when it is a year ("in 1993", "since 1962", "năm 1870", "(1998)")."""
+_ACTOR_EN = re.compile(
+    r"\b(?:shall|must|may|will|should|is|are)\s+(?:not\s+)?"
+    r"(?=(?:be\s+)?(?:responsible|required|obliged|liable|entitled|competent|permitted|allowed)\b)"
+    r"|\b(?:shall|must|may|will|should|has to|have to|(?:has|have) the (?:right|duty|obligation) to|bears?|pays?)\b",
+    re.I,
+)
+_ACTOR_VI = re.compile(
+    r"\b(?:phai|co trach nhiem|co nghia vu|co quyen|chiu trach nhiem|khong duoc|duoc quyen|co tham quyen)\b"
+)
+_PASSIVE = re.compile(r"^\s*(?:not\s+)?be\s+\w+(?:ed|en|wn|de|ne|id|lt)\b", re.I)
+_SUBJECT_LEAD = re.compile(r"^(?:\(?[a-z0-9]{1,3}[.)]\s+|\d+(?:\.\d+)*\.?\s+)", re.I)
+SUBJECT_WORDS = 8
+"""Words a party named as a clause's subject may have, at most ("the supervisory authority of the Member State")."""
+
+
+_PARTY_NOUN = re.compile(_PARTY.pattern.replace(r")\b", r")s?\b", 1), re.I)
+"""``_PARTY``'s nouns, plurals too ("providers and deployers")."""
+
+
+def party_spans(sentence: str) -> list[tuple[int, int]]:
+    """The party a provision puts under a duty or gives a right to: the subject of its first "shall" / "must" /
+    "is responsible for" / "phải" / "có trách nhiệm" clause (after the last comma before it, an enumerator left
+    out), when that subject names a party ("the controller", "doanh nghiệp bảo hiểm", "the Authority") and the
+    clause is not passive ("the authority shall be informed" names who is told, not who tells)."""
+    folded = fold(sentence)
+    if len(folded) != len(sentence):
+        return []
+    actor = _ACTOR_VI if not sentence.isascii() else _ACTOR_EN
+    m = actor.search(folded.lower() if actor is _ACTOR_VI else folded)
+    if m is None or _PASSIVE.match(folded[m.end() :]):
+        return []
+    start = max(folded.rfind(c, 0, m.start()) for c in ",;:") + 1
+    lead = _SUBJECT_LEAD.match(folded[start:].lstrip())
+    start += len(folded[start:]) - len(folded[start:].lstrip()) + (lead.end() if lead else 0)
+    subject = folded[start : m.start()].strip()
+    words = subject.split()
+    if not words or len(words) > SUBJECT_WORDS or not _PARTY_NOUN.search(subject) or words[0].lower() in _NOT_SUBJECT:
+        return []
+    return [(start, start + len(subject))]
+
+
+_NOT_SUBJECT = frozenset(
+    "if where when unless neu khi truong hop tru it this that which who there you we they he she i ban chung toi".split()
+)
+"""Words a clause's subject does not open with: the clause is a condition, or its subject is a pronoun (a policy's
+"you" and "we" are stated as the sentence quoted after, not as a party named)."""
+
+
 def answer_spans(qtype: str, sentence: str) -> list[tuple[int, int]]:
-    """Character spans in ``sentence`` of answers of type ``qtype`` (durations, amounts, dates, figures),
-    in reading order; empty for types without a short span."""
-    pattern = {"duration": _DURATION, "amount": _AMOUNT, "number": _NUMBER, "date": _DATE}.get(qtype)
+    """Character spans in ``sentence`` of answers of type ``qtype`` (durations, amounts, dates, figures, the
+    party under a duty), in reading order; empty for types without a short span."""
+    if qtype == "party":
+        return party_spans(sentence)
+    pattern = {"duration": _DURATION, "amount": _AMOUNT, "number": _NUMBER, "date": _DATE_VALUE}.get(qtype)
     if pattern is None:
         return []
     folded = fold(sentence)  # fold keeps one character per character, so spans carry over
@@ -114,6 +183,8 @@ def answer_spans(qtype: str, sentence: str) -> list[tuple[int, int]]:
     spans = [m.span() for m in pattern.finditer(folded)]
     if qtype == "duration":
         spans = [(s, e) for s, e in spans if _marked_right(sentence[s:e])]
+    if qtype == "date":  # a year alone is a year when a word says so: "in 1993", not "1401 Fulton Street"
+        spans = [(s, e) for s, e in spans if not _BARE_YEAR.fullmatch(folded[s:e]) or _YEAR_CUE.search(folded[:s])]
     if qtype == "number":  # a clause or point number opening the sentence ("3. ", "(2)") is no answer
         lead = _ENUMERATOR.match(folded)
         spans = [(s, e) for s, e in spans if not (lead and s < lead.end())]
