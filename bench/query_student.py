@@ -16,7 +16,10 @@ question vector by ridge regression, so the passage vectors already in an index 
   the ALQAC 2023 corpus and the first 200 ObliQA dev questions on the embedded document subset (none of them fitted
   on).
 
-    .venv/bin/python bench/query_student.py [fit] [eval]
+- trained students (``training/query_student.py``: the first L layers fine-tuned and the map learned, by distillation
+  on the same texts): each ``student.npz`` named on the command line is evaluated beside the ridge students.
+
+    .venv/bin/python bench/query_student.py [fit] [eval] [.judge-runs/query-student-L4/student.npz ...]
 """
 
 from __future__ import annotations
@@ -84,8 +87,9 @@ def fit_texts() -> list[str]:
     return en_q[:4000] + en_l[:3000] + vi_l[:5000] + natural_dev
 
 
-def states(texts: list[str], enc: Encoder, tok: Tokenizer) -> dict[int, np.ndarray]:
-    """Mean-pooled (not normalised) token states after each layer of ``LAYERS``; 12 is the teacher's."""
+def states(texts: list[str], enc: Encoder, tok: Tokenizer, stop: int = 12) -> dict[int, np.ndarray]:
+    """Mean-pooled (not normalised) token states after each layer of ``LAYERS`` up to ``stop``; 12 is the
+    teacher's."""
     seqs = [tok.encode(t, is_query=True, max_len=128) for t in texts]
     out = {layer: np.zeros((len(texts), enc.h), np.float32) for layer in LAYERS}
     for part in batches([len(s) for s in seqs]):
@@ -93,10 +97,10 @@ def states(texts: list[str], enc: Encoder, tok: Tokenizer) -> dict[int, np.ndarr
         x = enc.embed(ids)
         bias = np.where(mask, 0.0, -1e9).astype(np.float32)[:, None, None, :]
         m = mask[..., None].astype(np.float32)
-        for layer in range(enc.nl + 1):
+        for layer in range(stop + 1):
             if layer in LAYERS:
                 out[layer][part] = (x * m).sum(1) / m.sum(1)
-            if layer < enc.nl:
+            if layer < stop:
                 x = enc.layer(layer, x, bias)
     return out
 
@@ -130,6 +134,27 @@ def fit_maps(fit: dict[int, np.ndarray]) -> tuple[dict[int, np.ndarray], dict[in
         chosen[layer] = {"dev_cosine": round(best[0], 4), "lambda": best[1]}
         log(f"layer {layer}: cosine with the teacher on held-apart fit texts {best[0]:.4f} (lambda {best[1]})")
     return maps, chosen
+
+
+class TrainedStudent:
+    """A student of ``training/query_student.py``: e5's embeddings, its first L layers as trained, the mean of
+    their states mapped by the learned ``map``."""
+
+    def __init__(self, path: Path, f: Any) -> None:
+        with np.load(path) as z:
+            self.layers = int(z["layers"])
+            tuned = {k: z[k] for k in z.files if re.match(r"l\d+\.", k)}
+            self.w, self.b = z["map.w"], z["map.b"]
+        self.path = path
+        self.encoder = Encoder(f, layers=tuned, runtime="numpy")
+
+    @property
+    def name(self) -> str:
+        return f"trained first {self.layers} layers ({self.path.parent.name})"
+
+    def vectors(self, texts: list[str], tok: Tokenizer) -> np.ndarray:
+        x = states(texts, self.encoder, tok, stop=self.layers)[self.layers]
+        return unit(x @ self.w + self.b)
 
 
 class FixedQueries(Embedder):
@@ -187,8 +212,10 @@ def ranking(ds: Any, questions: list[Any], embedder: Embedder | None) -> dict[st
 
 
 def main() -> None:
-    stages = set(sys.argv[1:]) or {"fit", "eval"}
+    trained = [Path(a) for a in sys.argv[1:] if a.endswith(".npz")]
+    stages = {a for a in sys.argv[1:] if not a.endswith(".npz")} or {"fit", "eval"}
     f = read_e5()
+    students = [TrainedStudent(p, f) for p in trained]
     tok, enc = Tokenizer(f), Encoder(f, runtime="numpy")
     HERE.mkdir(parents=True, exist_ok=True)
     if "fit" in stages:
@@ -211,15 +238,22 @@ def main() -> None:
             )
         }
         for layer in LAYERS[:-1]:
+            if students and layer not in {st.layers for st in students}:
+                continue
             vecs = mapped(maps[layer], s[layer])
             r = ranking(ds, questions, FixedQueries(dict(zip([q.question for q in questions], vecs, strict=True))))
             r["cosine_with_e5"] = round(float(np.mean(np.sum(vecs * teacher, 1))), 4)
             row[f"first {layer} layers + linear map"] = r
+        for st in students:
+            vecs = st.vectors([q.question for q in questions], tok)
+            r = ranking(ds, questions, FixedQueries(dict(zip([q.question for q in questions], vecs, strict=True))))
+            r["cosine_with_e5"] = round(float(np.mean(np.sum(vecs * teacher, 1))), 4)
+            row[st.name] = r
         row["no dense (lexical only)"] = ranking(ds, questions, None)
         results["sets"][name] = row
         for k, v in row.items():
             log(f"{name}: {k}: {v}")
-    write_results(RESULTS / "query_student.json", results)
+    write_results(RESULTS / ("query_student-trained.json" if students else "query_student.json"), results)
 
 
 if __name__ == "__main__":
