@@ -505,3 +505,16 @@ def test_a_party_the_question_names_or_a_when_clause_is_not_stated_as_the_answer
         "Who does a processor have to notify when it becomes aware of a personal data breach?", [_fragment(text)], "en"
     )
     assert not draft.sentences[0].text.startswith("The period is")  # asks who, not when
+
+
+def test_a_who_question_gets_the_name_before_its_own_verb() -> None:
+    text = "In the late 17th century, Robert Boyle proved that air is necessary for combustion."
+    draft = ExtractiveGenerator().generate(
+        "Who proved that air is necessary for combustion?", [_fragment(text, header="[Oxygen] History")], "en"
+    )
+    assert draft.sentences[0].text == "The party is Robert Boyle."
+    vague = "In the late 17th century, many scientists proved that air is necessary for combustion."
+    draft = ExtractiveGenerator().generate(
+        "Who proved that air is necessary for combustion?", [_fragment(vague, header="[Oxygen] History")], "en"
+    )
+    assert not draft.sentences[0].text.startswith("The party is")  # "many scientists" names no one

@@ -19,7 +19,7 @@ from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
-from citewise.judge.qtype import answer_spans, question_type
+from citewise.judge.qtype import agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words, one_line
 from citewise.lang import detect_language
 from citewise.textmatch import UNIT as _UNIT
@@ -553,6 +553,8 @@ class ExtractiveGenerator(Generator):
             return None
         for kind in _direct_kinds(question):
             found = [sp for sp in answer_spans(kind, cand.text) if _answer_like(kind, cand.text, sp)]
+            if kind == "party" and not found:  # "Who proved …?" of "… Robert Boyle proved …"
+                found = agent_spans(question, cand.text)
             if kind in ("party", "date"):  # a party or date the question names is not the one it asks for
                 found = [sp for sp in found if not content_words(cand.text[sp[0] : sp[1]]) <= content_words(question)]
             spans = sorted(found, key=lambda sp: _rank(question, cand.text, sp))

@@ -169,6 +169,39 @@ _NOT_SUBJECT = frozenset(
 "you" and "we" are stated as the sentence quoted after, not as a party named)."""
 
 
+_WHO_VERB = re.compile(r"^\s*who\s+([a-z]+)\b", re.I)
+_AUX = frozenset(
+    "is are was were be been do does did has have had will would can could shall should may might must".split()
+)
+_PRONOUN = frozenset("he she it they this that these those there which we you i his her its their one".split())
+_NAME_LINK = frozenset("of the al el de da di du von van der bin ibn la le and y".split())
+AGENT_WORDS = 6
+
+
+def agent_spans(question: str, sentence: str) -> list[tuple[int, int]]:
+    """Who did what an English "who" question says: for "Who proved that air is necessary for combustion?", the
+    words before "proved" in "In the late 17th century, Robert Boyle proved that air …" (after the last comma). They
+    must read as a name (each word capitalised but for "of", "al", "von" …) or name a party, in at most
+    ``AGENT_WORDS`` words, and not be a pronoun; a question whose verb is an auxiliary ("Who was …", "Who did …")
+    gets none."""
+    m = _WHO_VERB.match(question)
+    if m is None or m.group(1).lower() in _AUX:
+        return []
+    verb = re.search(rf"\b{re.escape(m.group(1))}\b", sentence, re.I)
+    if verb is None:
+        return []
+    start = max(sentence.rfind(c, 0, verb.start()) for c in ",;:(") + 1
+    subject = sentence[start : verb.start()].strip()
+    words = subject.split()
+    if not words or len(words) > AGENT_WORDS or words[0].lower() in _PRONOUN | _NOT_SUBJECT:
+        return []
+    named = all(w[:1].isupper() or w.lower() in _NAME_LINK for w in words[1:]) and words[0][:1].isupper()
+    if not (named or _PARTY_NOUN.search(fold(subject))):
+        return []
+    at = sentence.index(subject, start)
+    return [(at, at + len(subject))]
+
+
 def answer_spans(qtype: str, sentence: str) -> list[tuple[int, int]]:
     """Character spans in ``sentence`` of answers of type ``qtype`` (durations, amounts, dates, figures, the
     party under a duty), in reading order; empty for types without a short span."""
