@@ -518,3 +518,8 @@ def test_a_who_question_gets_the_name_before_its_own_verb() -> None:
         "Who proved that air is necessary for combustion?", [_fragment(vague, header="[Oxygen] History")], "en"
     )
     assert not draft.sentences[0].text.startswith("The party is")  # "many scientists" names no one
+    vi = "Những nghiên cứu ban đầu nhấn mạnh nguyên nhân này, năm 1876, Caesare Lombroso đã phát triển thuyết tội phạm tâm lý."
+    draft = ExtractiveGenerator().generate(
+        "Thuyết tội phạm tâm lý do ai phát triển?", [_fragment(vi, header="[Tội phạm học]", lang="vi")], "vi"
+    )
+    assert draft.sentences[0].text == "Chủ thể là Caesare Lombroso."  # "đã" is the tense, not the name

@@ -174,32 +174,58 @@ _AUX = frozenset(
     "is are was were be been do does did has have had will would can could shall should may might must".split()
 )
 _PRONOUN = frozenset("he she it they this that these those there which we you i his her its their one".split())
-_NAME_LINK = frozenset("of the al el de da di du von van der bin ibn la le and y".split())
+_NAME_LINK = frozenset("of the al el de da di du von van der bin ibn la le and y và của".split())
 AGENT_WORDS = 6
 
 
 def agent_spans(question: str, sentence: str) -> list[tuple[int, int]]:
-    """Who did what an English "who" question says: for "Who proved that air is necessary for combustion?", the
-    words before "proved" in "In the late 17th century, Robert Boyle proved that air …" (after the last comma). They
-    must read as a name (each word capitalised but for "of", "al", "von" …) or name a party, in at most
-    ``AGENT_WORDS`` words, and not be a pronoun; a question whose verb is an auxiliary ("Who was …", "Who did …")
-    gets none."""
-    m = _WHO_VERB.match(question)
-    if m is None or m.group(1).lower() in _AUX:
-        return []
-    verb = re.search(rf"\b{re.escape(m.group(1))}\b", sentence, re.I)
+    """Who did what a "who" question says: for "Who proved that air is necessary for combustion?", the words before
+    "proved" in "In the late 17th century, Robert Boyle proved that air …" (after the last comma); for "Thuyết … do
+    ai phát triển?" / "… được ký kết bởi ai?" / "Ai phát hiện …?", the words before "phát triển" / "ký kết" /
+    "phát hiện" (a tense word such as "đã" left out). They must read as a name (each word capitalised but for "of",
+    "al", "von", "và" …) or name a party, in at most ``AGENT_WORDS`` words, and not be a pronoun; a question whose
+    verb is an auxiliary ("Who was …", "Who did …", "Ai là …") gets none."""
+    verb = _asked_verb(question)
     if verb is None:
         return []
-    start = max(sentence.rfind(c, 0, verb.start()) for c in ",;:(") + 1
-    subject = sentence[start : verb.start()].strip()
+    at_verb = re.search(rf"(?<!\w){re.escape(verb)}(?!\w)", sentence, re.I)
+    if at_verb is None:
+        return []
+    start = max(sentence.rfind(c, 0, at_verb.start()) for c in ",;:(") + 1
+    subject = _VI_TENSE_END.sub("", sentence[start : at_verb.start()]).strip()
     words = subject.split()
     if not words or len(words) > AGENT_WORDS or words[0].lower() in _PRONOUN | _NOT_SUBJECT:
         return []
-    named = all(w[:1].isupper() or w.lower() in _NAME_LINK for w in words[1:]) and words[0][:1].isupper()
+    named = words[0][:1].isupper() and all(w[:1].isupper() or w.lower() in _NAME_LINK for w in words[1:])
     if not (named or _PARTY_NOUN.search(fold(subject))):
         return []
     at = sentence.index(subject, start)
     return [(at, at + len(subject))]
+
+
+_VI_ASKED = (
+    re.compile(r"\b(?:do|boi) ai\s+(?:da\s+)?(\w+ \w+)"),  # "do ai phát triển", "bởi ai đã ký"
+    re.compile(r"(\w+ \w+)\s+boi ai\b"),  # "được ký kết bởi ai"
+    re.compile(r"^\s*ai\s+(?:da\s+)?(?!la\b|duoc\b|co\b)(\w+ \w+)"),  # "Ai phát hiện ra …"
+)
+_VI_TENSE_END = re.compile(r"(?:\s+(?:đã|đang|sẽ|cũng|vẫn|mới|lại|đều))+\s*$", re.I)
+
+
+def _asked_verb(question: str) -> str | None:
+    """The verb a "who" question asks about, as written in the question ("proved", "phát triển"); ``None`` when
+    it asks "who is" or has no such verb."""
+    m = _WHO_VERB.match(question)
+    if m is not None:
+        return None if m.group(1).lower() in _AUX else m.group(1)
+    q = " ".join(question.split())
+    folded = fold(q).lower()
+    if len(folded) != len(q):
+        return None
+    for pattern in _VI_ASKED:
+        found = pattern.search(folded)
+        if found is not None:
+            return q[found.start(1) : found.end(1)]
+    return None
 
 
 def answer_spans(qtype: str, sentence: str) -> list[tuple[int, int]]:
