@@ -518,10 +518,11 @@ class ExtractiveGenerator(Generator):
     def direct_answer(
         self, question: str, chosen: list[_Candidate], lang: str, pool: list[_Candidate] | None = None
     ) -> list[DraftSentence]:
-        """A short statement of the duration, amount or figure that the most relevant chosen sentence holding
-        one states, cited to the exact span it was taken from. When two chosen sentences say the same thing
+        """A short statement of the duration, amount, figure, date or party that the most relevant chosen sentence
+        holding one states, cited to the exact span it was taken from. When two chosen sentences say the same thing
         with different figures, both figures are stated, each cited, and the conflict is named."""
-        found = [v for v in (self._value(question, c) for c in chosen) if v is not None]
+        kinds = _direct_kinds(question)  # read once: every chosen sentence and rival is looked at for them
+        found = [v for v in (self._value(question, c, kinds) for c in chosen) if v is not None]
         yes_no = question_type(question) == "yes_no"
         if yes_no:
             # the figure of the judge's answering sentence, else of the provision quoted first, as the answer reads:
@@ -531,7 +532,7 @@ class ExtractiveGenerator(Generator):
         if not found:
             return []
         kind, value, best, start = found[0]
-        rivals = [v for v in (self._value(question, c) for c in (pool or []) if c is not best) if v is not None]
+        rivals = [v for v in (self._value(question, c, kinds) for c in (pool or []) if c is not best) if v is not None]
         for other_kind, other, cand, other_start in [*found[1:], *rivals]:
             if other_kind == kind and other != value and _same_statement(question, lang, best, cand, value, other):
                 first, second = CONFLICT[lang if lang in CONFLICT else "en"]
@@ -543,15 +544,16 @@ class ExtractiveGenerator(Generator):
                 ]
         templates = DIRECT["stated" if yes_no else kind]
         template = templates.get(lang, templates["en"])
-        text = template.format(_in_sentence(" ".join(value.split())) if kind == "party" else " ".join(value.split()))
+        stated = " ".join(value.split())
+        text = template.format(_in_sentence(stated) if kind == "party" else stated)
         return [DraftSentence(text, [best.fragment.ref], quote_span=(start, start + len(value)))]
 
-    def _value(self, question: str, cand: _Candidate) -> tuple[str, str, _Candidate, int] | None:
-        """(answer type, value, sentence, start of the value in Document.text) of the first answer of a type the
-        question asks for that ``cand`` holds, in the unit the question names first."""
+    def _value(self, question: str, cand: _Candidate, kinds: list[str]) -> tuple[str, str, _Candidate, int] | None:
+        """(answer type, value, sentence, start of the value in Document.text) of the first answer of one of
+        ``kinds`` (``_direct_kinds`` of the question) that ``cand`` holds, in the unit the question names first."""
         if not _on_topic(question, f"{cand.fragment.evidence.chunk.header} {cand.text}"):
             return None
-        for kind in _direct_kinds(question):
+        for kind in kinds:
             found = [sp for sp in answer_spans(kind, cand.text) if _answer_like(kind, cand.text, sp)]
             if kind == "party" and not found:  # "Who proved …?" of "… Robert Boyle proved …"
                 found = agent_spans(question, cand.text)
