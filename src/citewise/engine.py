@@ -183,10 +183,15 @@ class Engine:
                 from citewise.judge.pair import available
 
                 name = "tiered" if available() else "none"
-            shared = {"classifier": self.pair_classifier()} if name in ("tiered", "pair") else {}
+            answer = self.settings.answer
+            shared: dict[str, Any] = {}
+            if name in ("tiered", "pair"):
+                # the LLM tier reads the score near the threshold: reading stops there only without it
+                stop = None if answer.judge_llm else answer.judge_stop
+                shared = {"classifier": self.pair_classifier(), "stop": stop, "thresholds": answer.answer_threshold}
             judge = None if name in ("none", "") else JUDGES.create(name, **shared)
-            if judge is not None and self.settings.answer.answer_threshold:
-                judge = Thresholded(judge, self.settings.answer.answer_threshold)
+            if judge is not None and answer.answer_threshold and not shared:
+                judge = Thresholded(judge, answer.answer_threshold)
             if judge is not None and self.settings.answer.judge_llm:
                 judge = self._llm_tier(judge)
             self._judge = judge

@@ -206,13 +206,19 @@ class AnswerSettings(_Section):
     """Answerability judge deciding between an answer and "no direct answer — the closest provisions"
     (``judge/answerability.py``): ``auto`` (default) is ``tiered`` when the pair classifier's weights are installed
     (``make judge-weights`` writes them; they are trained output, not in git) and ``none`` otherwise; ``tiered``
-    (the fast zero-token tier scores every sentence of the best
-    evidence, then the fine-tuned e5-small pair classifier, run r5, reads its best 3 sentences (for a value
-    question: the best 3 that state a value of the asked type);
-    about 110 ms more per question on 2 cores; docs/judge-model-card.md), ``features`` (the fast tier alone),
+    (the fast zero-token tier scores every sentence of the best evidence, then the fine-tuned e5-small pair
+    classifier, run r5, reads its best 3 sentences (for a value question: the best 3 that state a value of the asked
+    type) one at a time until one answers (``judge_stop``): about 50-140 ms more per question on 2 cores;
+    docs/judge-model-card.md), ``features`` (the fast tier alone),
     ``pair`` (the pair classifier alone on the fast tier's best sentences), ``none`` to answer whatever relevant
     evidence was found. The thresholds (in the pair classifier's manifest) were chosen end to end on dev questions
     of two styles per language, Wikipedia-style and legal (docs/benchmarks.md, "Answers on near-miss questions")."""
+    judge_stop: float | None = 0.0
+    """For ``tiered`` and ``pair``: the pair classifier reads the fast tier's chosen sentences one at a time, best
+    first, and stops at the first whose score reaches this or the threshold, whichever is higher (the outcome is the
+    one reading them all gives; the answer opens with that sentence rather than the highest-scoring one); ``None``:
+    all in one call. Not with ``judge_llm``. Measured: docs/benchmarks.md, "The pair classifier stops at the first
+    answering sentence"."""
     judge_llm: bool = False
     """Ask the local LLM (``llm``'s model, loaded on first use) "does this passage state the answer to this exact
     question? Yes/No" when the judge's score is near its threshold, and let its P(Yes) decide there

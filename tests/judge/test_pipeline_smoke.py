@@ -15,7 +15,7 @@ import pytest
 
 import citewise
 from citewise.index.embedder import Embedder
-from citewise.judge.answerability import JUDGES
+from citewise.judge.answerability import JUDGES, FeatureJudge, TieredJudge
 from citewise.judge.pair import MANIFEST, PairClassifier
 from citewise.judge.records import Passage
 
@@ -69,3 +69,42 @@ def test_the_engine_loads_the_classifier_once(
         assert answer.answerability is not None and 0.0 <= answer.answerability <= 1.0
         derived = cw.derive(answer={"max_sentences": 2})
         assert derived.pair_classifier() is cw.pair_classifier()
+
+
+def test_early_reading_stops_at_the_first_answering_sentence_with_the_same_outcome(clf: PairClassifier) -> None:
+    question = "What must the insured do after a loss?"
+    passages = [
+        Passage(
+            "The insured must notify the company within 14 days of the loss. Notice is given in writing. "
+            "The company settles a claim within 30 days of receiving the documents. Late notice reduces the claim."
+        )
+    ]
+
+    def judge(threshold: float, stop: float | None) -> TieredJudge:  # the pair classifier reads every question
+        return TieredJudge(FeatureJudge(), clf, {"en": threshold}, band=(0.0, 1.01), top=3, stop=stop)
+
+    read_all = judge(0.0, None).judge(question, passages, "en")
+    assert read_all.scores["pairs_read"] == 3
+    # (one pair read alone and three read in a batch differ in the 8th decimal)
+    for threshold in (0.0, 1.01, read_all.score - 1e-6):
+        judged = judge(threshold, 0.0).judge(question, passages, "en")
+        assert judged.answers(threshold) == read_all.answers(threshold)
+        if threshold == 0.0:  # the first sentence read answers: no other is read
+            assert judged.scores["pairs_read"] == 1 and judged.span is not None
+            assert judged.span.text.startswith("The insured must notify")
+        if threshold == 1.01:  # none answers: every chosen sentence is read, as without early reading
+            assert judged.scores["pairs_read"] == 3 and judged.score == pytest.approx(read_all.score, abs=1e-6)
+        assert judged.score <= read_all.score + 1e-6
+    # a stop above the threshold: the first sentence read stops the reading only when it reaches the stop
+    assert judge(0.0, 1.01).judge(question, passages, "en").scores["pairs_read"] == 3
+
+
+def test_the_engine_reads_early_by_default_but_not_for_the_llm_tier(
+    module_index: Path, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CITEWISE_JUDGE_WEIGHTS", str(SMOKE))
+    with citewise.open(index=module_index, embedder=embedder, answer={"answer_threshold": {"vi": 0.42}}) as cw:
+        judge = cw.judge()
+        assert judge.stop == 0.0 and judge.threshold("vi") == 0.42  # type: ignore[union-attr]
+        assert cw.derive(answer={"judge_stop": None}).judge().stop is None  # type: ignore[union-attr]
+        assert cw.derive(answer={"judge_llm": True}).judge().inner.stop is None  # type: ignore[union-attr]

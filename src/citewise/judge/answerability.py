@@ -150,7 +150,10 @@ class TieredJudge(AnswerabilityJudge):
     unsure band ``[low, high)``; the pair classifier's best score then decides (weighted with the
     fast tier's by ``mix``). With ``typed``, a question asking for a value (how long, how much, how many) is
     read against the best sentences that state a value of that type, when the fast tier's best ``TYPED_POOL``
-    hold any."""
+    hold any. With ``stop``, the sentences are read one at a time in the fast tier's order and the reading
+    stops at the first whose score reaches ``stop`` or the language's threshold, whichever is higher: that
+    sentence is the answer and its score the judge's (the outcome is the one reading them all gives; fewer pairs
+    are read)."""
 
     name = "tiered"
 
@@ -164,11 +167,12 @@ class TieredJudge(AnswerabilityJudge):
         mix: float = 0.0,
         name: str = "tiered",
         typed: bool = False,
+        stop: float | None = None,
     ) -> None:
         self.fast, self.pair = fast, pair
         self.thresholds = thresholds
         self.band, self.top, self.mix = band, top, mix
-        self.name, self.typed = name, typed
+        self.name, self.typed, self.stop = name, typed, stop
 
     def threshold(self, lang: str) -> float:
         return self.thresholds.get(lang, self.thresholds.get("en", 0.5))
@@ -185,11 +189,28 @@ class TieredJudge(AnswerabilityJudge):
         if self.typed and qtype in VALUE_TYPES:
             pool = [c for c in cands[:TYPED_POOL] if states_value(qtype, c.text)] or cands
         chosen = pool[: self.top]
-        pair_scores = self.pair.score_pairs(question, [c.text for c in chosen])
-        combined = [(1 - self.mix) * p + self.mix * c.score for p, c in zip(pair_scores, chosen, strict=True)]
+        sure = None if self.stop is None else max(self.stop, self.threshold(lang))
+        pair_scores, combined = self._read(question, chosen, sure)
         k = int(np.argmax(combined))
-        scores = {"features": best.score, "pair": float(max(pair_scores))}
+        scores = {"features": best.score, "pair": float(max(pair_scores)), "pairs_read": float(len(pair_scores))}
         return Answerability(float(combined[k]), span_of(chosen[k], qtype), qtype, "pair", scores)
+
+    def _read(self, question: str, chosen: Sequence[Candidate], sure: float | None) -> tuple[list[float], list[float]]:
+        """The pair classifier's scores of the chosen sentences, and those scores mixed with the fast tier's:
+        all in one call, or with ``sure`` one at a time until one reaches it."""
+        if sure is None:
+            pair_scores = self.pair.score_pairs(question, [c.text for c in chosen])
+            return pair_scores, [self._mixed(p, c) for p, c in zip(pair_scores, chosen, strict=True)]
+        pair_scores, combined = [], []
+        for c in chosen:
+            pair_scores += self.pair.score_pairs(question, [c.text])
+            combined.append(self._mixed(pair_scores[-1], c))
+            if combined[-1] >= sure:
+                break
+        return pair_scores, combined
+
+    def _mixed(self, pair_score: float, c: Candidate) -> float:
+        return (1 - self.mix) * pair_score + self.mix * c.score
 
 
 class Thresholded(AnswerabilityJudge):
@@ -237,11 +258,17 @@ def span_of(c: Candidate, qtype: str) -> AnswerSpan:
 
 
 def shipped_tiered(
-    kind: str = "tiered", directory: Path | None = None, classifier: PairClassifier | None = None
+    kind: str = "tiered",
+    directory: Path | None = None,
+    classifier: PairClassifier | None = None,
+    stop: float | None = None,
+    thresholds: dict[str, float] | None = None,
 ) -> TieredJudge:
     """The pair classifier shipped in ``judge/weights/`` used as its manifest says (chosen on dev data):
     ``pair`` — it decides alone on the fast tier's best sentences; ``tiered`` — the fast tier first, the pair
-    classifier inside the unsure band, scores mixed. ``classifier``: an already loaded one to share."""
+    classifier inside the unsure band, scores mixed. ``classifier``: an already loaded one to share; ``stop``:
+    stop reading sentences at the first that reaches it or the threshold (``TieredJudge``); ``thresholds``: per
+    language, in place of the manifest's."""
     from citewise.errors import MissingDependency
     from citewise.judge.pair import PairClassifier
 
@@ -250,15 +277,28 @@ def shipped_tiered(
     if cfg is None:
         raise MissingDependency(f"a '{kind}' entry in the pair classifier's manifest", purpose=f"the {kind} judge")
     band = (float(cfg["band"][0]), float(cfg["band"][1]))
-    thresholds = {k: float(v) for k, v in cfg["thresholds"].items()}
+    thresholds = {**{k: float(v) for k, v in cfg["thresholds"].items()}, **(thresholds or {})}
     return TieredJudge(
-        FeatureJudge(), clf, thresholds, band, int(cfg["top"]), float(cfg["mix"]), kind, bool(cfg.get("typed"))
+        FeatureJudge(),
+        clf,
+        thresholds,
+        band,
+        int(cfg["top"]),
+        float(cfg["mix"]),
+        kind,
+        bool(cfg.get("typed")),
+        stop,
     )
 
 
-def pair_judge(directory: Path | None = None, classifier: PairClassifier | None = None) -> TieredJudge:
+def pair_judge(
+    directory: Path | None = None,
+    classifier: PairClassifier | None = None,
+    stop: float | None = None,
+    thresholds: dict[str, float] | None = None,
+) -> TieredJudge:
     """The pair classifier on the fast tier's best sentences, deciding alone."""
-    return shipped_tiered("pair", directory, classifier)
+    return shipped_tiered("pair", directory, classifier, stop, thresholds)
 
 
 JUDGES: Registry[AnswerabilityJudge] = Registry(
