@@ -13,7 +13,8 @@ quotes lack; the load average is recorded with every answer, since on a shared m
 its words. Results go to ``bench/results/local_latency[-nearmiss].json``; ``--no-docs`` leaves docs/benchmarks.md.
 
 ``--compare SETTING=A,B``: side by side, one engine per value of the local model's setting ``answer.llm.SETTING``
-(a number, or a word: ``model=qwen2.5-coder-1.5b,qwen2.5-coder-0.5b``),
+(a number, true/false, or a word: ``model=qwen2.5-coder-1.5b,qwen2.5-coder-0.5b``; ``answer.SETTING`` for a setting
+of the answer section itself: ``answer.support_heading_words=false,true``),
 each question asked of each engine in turn; results in ``bench/results/local_latency-SETTING[-nearmiss].json``. For
 example ``grammar_top_k=0,40`` (0: llama-cpp-python's sampler tests the JSON grammar on the whole vocabulary; 40: on
 the likeliest 40 tokens first; session 18's run is ``local_latency-grammar.json``) or ``prompt_tokens=150,100``.
@@ -55,6 +56,13 @@ QUESTIONS = [
 ]
 
 
+def _value(v: str) -> int | bool | str:
+    """A compared setting's value: a number, true/false, or a word."""
+    if v.lstrip("-").isdigit():
+        return int(v)
+    return {"true": True, "false": False}.get(v, v)
+
+
 def nearmiss_questions() -> list[tuple[str, str]]:
     """(question, gold answer) of the answerable near-miss set's questions on the sample corpus."""
     rows = [json.loads(line) for line in NEARMISS.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -76,7 +84,7 @@ def main() -> None:
         compare(
             items,
             setting,
-            [int(v) if v.lstrip("-").isdigit() else v for v in values.split(",")],
+            [_value(v) for v in values.split(",")],
             RESULTS.with_name(f"local_latency-{setting}{suffix}.json"),
         )
         return
@@ -116,7 +124,8 @@ def compare(items: list[tuple[str, str]], setting: str, values: list[int | str],
         seed.close()
         engines = {}
         for k in values:
-            engines[k] = citewise.open(settings=Settings(index=index, answer={"llm": {setting: k}}))
+            section = {setting[len("answer.") :]: k} if setting.startswith("answer.") else {"llm": {setting: k}}
+            engines[k] = citewise.open(settings=Settings(index=index, answer=section))
             engines[k].warm("local")
         for q, gold in items:
             for k, engine in engines.items():

@@ -189,6 +189,11 @@ class AnswerSettings(_Section):
     >= 95 % out-of-fold precision on "supported" of the written training pairs, per language; lexical: 0.6)."""
     partial_threshold: float | None = None
     """Support at or above which a sentence is partial; ``None``: the scorer's own (trained: >= 90 %)."""
+    support_heading_words: bool = True
+    """Read a sentence for the support check without the phrases it takes from the heading of the provision it
+    cites (document title, chapter, article heading: "bồi thường bảo hiểm du lịch" cited from the travel rules'
+    "bồi thường"), never a figure, negation or modal word (verify/heading.py). Measured: docs/benchmarks.md,
+    "Words from the cited heading"."""
     reference_context: float = 0.5
     """Least similarity of the words around a legal reference in the answer and in its source."""
     llm_check: bool = False

@@ -56,6 +56,7 @@ class Assistant:
             self.settings.partial_threshold,
             get_scorer(self.settings.support_scorer),
             self.settings.reference_context,
+            heading_words=self.settings.support_heading_words,
             **self._llm_check(),
         )
         self.clock = clock

@@ -18,11 +18,12 @@ from citewise.answer.markers import stray_brackets
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.sentences import sentence_spans
 from citewise.verify.entailment import EntailmentJudge, excerpt
+from citewise.verify.heading import without_heading_words
 from citewise.verify.numbers import unsupported_numbers
 from citewise.verify.quotes import EXACT, context, locate
 from citewise.verify.records import Citation, Verdict
 from citewise.verify.references import check_references
-from citewise.verify.scorer import SupportScorer, get_scorer
+from citewise.verify.scorer import SupportScore, SupportScorer, get_scorer
 
 _URL = re.compile(r"https?://[^\s)\]>\"']+")
 
@@ -90,6 +91,7 @@ class Validator:
         judge: EntailmentJudge | None = None,
         judge_threshold: float = P_YES_THRESHOLD,
         judge_from: float | None = None,
+        heading_words: bool = True,
     ) -> None:
         self.scorer = scorer or get_scorer("trained")
         self.support_threshold = support_threshold
@@ -98,6 +100,8 @@ class Validator:
         self.judge = judge
         self.judge_threshold = judge_threshold
         self.judge_from = judge_from
+        self.heading_words = heading_words
+        """Read a sentence without the phrases it takes from its cited provisions' headings (verify/heading.py)."""
 
     def thresholds(self, lang: str) -> tuple[float, float]:
         supported, partial = self.scorer.thresholds(lang)
@@ -144,7 +148,7 @@ class Validator:
                 details.append("not a statement: a question, a heading or a sentence cut off")
             grounds = self._quoted(s, by_marker, failed, details)
         else:
-            grounds = self._cited(s, cited)
+            grounds = self._cited(s, cited, details)
         citations, support, lang, best, premises = grounds
         sources = premises + [f.evidence.chunk.header for f in cited]
         missing = unsupported_numbers(s.text, sources)
@@ -193,7 +197,19 @@ class Validator:
         verdict = Verdict(status, round(support, 3), failed, details, refs, text[lo:hi])
         return CheckedSentence(s, citations, verdict)
 
-    def _cited(self, s: DraftSentence, cited: list[Fragment]) -> _Grounds:
+    def _score(self, claim: str, premise: str, headings: list[str], details: list[str]) -> SupportScore:
+        """The support scorer's reading of ``claim`` against ``premise``; with ``heading_words``, of the claim
+        without what it takes from the headings of the provisions cited (reported in ``details``)."""
+        if self.heading_words:
+            reading = without_heading_words(claim, premise, headings)
+            if reading.taken:
+                scored = self.scorer.score(reading.claim, premise)
+                taken = ", ".join(f"“{t}”" for t in reading.taken)
+                details.append(f"read without the words of the cited heading: {taken} ({scored.score:.2f})")
+                return scored
+        return self.scorer.score(claim, premise)
+
+    def _cited(self, s: DraftSentence, cited: list[Fragment], details: list[str]) -> _Grounds:
         """A sentence citing whole fragments: the best-supporting span of each is its citation."""
         citations: list[Citation] = []
         support, lang = 0.0, "en"
@@ -205,7 +221,7 @@ class Validator:
                 score = 1.0
                 lang = ev.chunk.lang
             else:
-                scored = self.scorer.score(s.text, f.text)
+                scored = self._score(s.text, f.text, [ev.chunk.header], details)
                 score, (a, b), lang = scored.score, scored.span, scored.lang
                 start, end = ev.char_start + a, ev.char_start + b
             if score >= support:
@@ -248,7 +264,10 @@ class Validator:
         if not quoted:
             return citations, 0.0, lang, ("", (0, 0)), []
         premise = "\n".join(dict.fromkeys(read))
-        scored = self.scorer.score(s.text, premise)
+        headings = list(
+            dict.fromkeys(by_marker[q.marker].evidence.chunk.header for q in s.quotes if q.marker in by_marker)
+        )
+        scored = self._score(s.text, premise, headings, details)
         return citations, scored.score, scored.lang, (premise, scored.span), quoted
 
 
