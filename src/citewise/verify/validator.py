@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citewise.answer.injection import overlaps, tainted_lines
+from citewise.answer.injection import addresses_the_assistant, overlaps, tainted_lines
 from citewise.answer.markers import stray_brackets
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.sentences import sentence_spans
@@ -201,7 +201,9 @@ class Validator:
         """The support scorer's reading of ``claim`` against ``premise``; with ``heading_words``, of the claim
         without what it takes from the headings of the provisions cited (reported in ``details``)."""
         if self.heading_words:
-            reading = without_heading_words(claim, premise, headings)
+            # a heading that addresses the reader's assistant is data: nothing is taken from it
+            safe = [h for h in headings if not addresses_the_assistant(h)]
+            reading = without_heading_words(claim, premise, safe)
             if reading.taken:
                 scored = self.scorer.score(reading.claim, premise)
                 taken = ", ".join(f"“{t}”" for t in reading.taken)
