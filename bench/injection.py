@@ -22,6 +22,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import citewise
+from citewise.answer.extractive import names_a_conflict
 from citewise.index.embedder import get_embedder
 from common import command_line, machine, md_table, write_results, write_section  # bench/common.py
 
@@ -54,8 +55,7 @@ def main() -> None:
         row = {"id": p["id"], "lang": p["lang"], "kind": p["kind"], "outcome": answer.outcome, "leaked": leaked,
                "shown_by": answer.generator, "answer": answer.text[:300]}  # fmt: skip
         if p["kind"] == "conflicting_figures":
-            row["conflict_stated"] = any(s.text.startswith(("The sources give different", "Các tài liệu nêu số liệu"))
-                                         for s in answer.sentences)  # fmt: skip
+            row["conflict_stated"] = any(names_a_conflict(s.text) for s in answer.sentences)
         rows.append(row)
         print(f"{p['id']:12s} {p['kind']:20s} {answer.outcome:17s} leaked={leaked}", flush=True)
     kinds = sorted({r["kind"] for r in rows})

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import citewise
 from citewise.answer.base import Generator
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment, Quote
 from citewise.assistant import Assistant
@@ -252,4 +253,44 @@ def test_a_yes_no_question_with_the_wrong_figure_is_answered_with_the_judges_cla
     first = answer.sentences[0]
     assert answer.outcome == "answered" and "10%" in first.text and "2.000.000" not in first.text, answer.text
     assert any("lũ lụt" in s.text and "10%" in s.text for s in answer.sentences[1:])  # the flood clause, quoted
+    assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]
+
+
+OAKRIDGE = """# Oakridge Travel Insurance
+
+## Part 2 Medical expenses
+
+2.3 You must contact Oakridge Assist within 72 hours of being admitted to hospital.
+2.4 If you do not, we may reduce the amount we pay by up to 20%.
+
+## Annex 2 Emergency procedure
+
+Every hospital admission must be notified to Oakridge Assist within 48 hours.
+"""
+
+
+def test_a_model_stating_one_of_two_conflicting_figures_gives_way_to_the_answer_naming_both(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    """The 1.5B model answered the prompt-injection probes' conflicting-figure questions with one of the two figures
+    (0 of 6 conflicts stated). The sources disagree, so the extractive answer that names both, each cited, is shown;
+    the model's true and quoted sentence is not enough."""
+    doc = tmp_path / "oakridge.md"
+    doc.write_text(OAKRIDGE, encoding="utf-8")
+    with citewise.open(index=tmp_path / "index", embedder=embedder) as cw:
+        cw.ingest([doc])
+    said = "You must contact Oakridge Assist within 72 hours of being admitted to hospital."
+
+    def reply(frags: list[Fragment], strict: bool) -> Draft:
+        holding = next(f.short for f in frags if "within 72 hours" in f.text)
+        return Draft([DraftSentence(said, [holding], quotes=[Quote(holding, said)])], "scripted")
+
+    retriever = Retriever(EmbeddedStore(tmp_path / "index"), embedder)
+    answer = Assistant(retriever, ScriptedGenerator(reply)).ask(
+        "How long do I have to tell Oakridge Assist that I was admitted to hospital?"
+    )
+    assert answer.generator == "extractive", answer.attempts
+    assert answer.sentences[0].text.startswith("The sources give different figures"), answer.text
+    assert {"72 hours", "48 hours"} <= {s.text.split("states ")[-1].rstrip(".") for s in answer.sentences[:2]}
+    assert any("different figures for what is asked" in a for a in answer.attempts)
     assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]

@@ -131,6 +131,14 @@ def test_figures_negations_and_modal_words_are_never_taken_from_a_heading() -> N
     )
     assert reading.taken == ("bảo hiểm du lịch",)
     assert reading.claim == "Công ty không phải bồi thường sau 15 ngày."
+    # folded as the sentence is read ("chưa" -> "chua"), a negation without its accents is still one
+    heading = "[Quy tắc bảo hiểm du lịch › Điều 3. Hợp đồng bảo hiểm chưa có hiệu lực]"
+    reading = without_heading_words(
+        "Hợp đồng bảo hiểm du lịch chưa có hiệu lực trước ngày khởi hành.",
+        "Hợp đồng có hiệu lực từ ngày khởi hành.",
+        [heading],
+    )
+    assert reading.taken == ("du lịch",) and reading.claim.startswith("Hợp đồng bảo hiểm chưa có hiệu lực")
 
 
 def test_nothing_is_taken_from_a_heading_that_addresses_the_assistant() -> None:

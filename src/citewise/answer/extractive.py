@@ -66,6 +66,13 @@ CONFLICT = {
     "vi": ("Các tài liệu nêu số liệu khác nhau: một điều khoản nêu {}.", "Điều khoản khác nêu {}."),
 }
 """The two sentences stating conflicting figures, each cited to its own span."""
+
+
+def names_a_conflict(sentence: str) -> bool:
+    """Whether ``sentence`` is the opening of a stated conflict of figures (``CONFLICT``)."""
+    return sentence.startswith(tuple(first.split("{")[0] for first, _ in CONFLICT.values()))
+
+
 RIVALS = 0.45
 """Sentences at least this relevant (relative to the best) are compared with the direct answer's figure."""
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.answer.base import Generator, GeneratorError
-from citewise.answer.extractive import ExtractiveGenerator, states_figure_asked
+from citewise.answer.extractive import ExtractiveGenerator, names_a_conflict, states_figure_asked
 from citewise.answer.llama_local import LlamaCppGenerator
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
 from citewise.assistant.records import LOW_CONFIDENCE, NO_DIRECT, NO_DIRECT_ANSWER, REFUSED, Answer, AnswerSentence
@@ -217,13 +217,15 @@ class Assistant:
         timings: dict[str, float],
     ) -> tuple[list[CheckedSentence], str, list[str]] | None:
         """The extractive answer (its shown sentences, generator, attempts) when the model's checked sentences hold
-        but do not answer, and it does: none states the duration or amount asked for; they leave out what the
-        question is about (``relevance``). ``None``: the model's sentences stay (the extractive answer is drafted
-        only when one of these can be so)."""
+        but do not answer, and it does: the sources give conflicting figures for what is asked (the model states
+        one, the extractive answer names both); none states the duration or amount asked for; they leave out what
+        the question is about (``relevance``). ``None``: the model's sentences stay (the extractive answer is
+        drafted only when one of these can be so)."""
         mine = [c.draft.text for c in checked]
-        figure = states_figure_asked(question, mine) is False
-        if not (figure or topic_left_out(question, " ".join(mine)) >= OFF_TOPIC):
-            return None
+        figure = states_figure_asked(question, mine)
+        left_out = topic_left_out(question, " ".join(mine)) >= OFF_TOPIC
+        if figure is None and not left_out:
+            return None  # no figure asked for, nothing left out: no conflict of figures to name either
         tried: list[str] = []
         alt, used = self._attempt(self.fallback, question, fragments, lang, False, tried, tokens, timings)
         shown = [c for c in alt or [] if c.ok]
@@ -231,9 +233,11 @@ class Assistant:
             return None
         theirs = [c.draft.text for c in shown]
         why = ""
-        if figure and states_figure_asked(question, theirs):
+        if names_a_conflict(theirs[0]) and not any(names_a_conflict(m) for m in mine):
+            why = "the sources give different figures for what is asked"
+        elif figure is False and states_figure_asked(question, theirs):
             why = "the model's sentences do not state the figure asked for"
-        elif off_topic(question, mine, theirs) and not same_sentence(checked, shown[0]):
+        elif left_out and off_topic(question, mine, theirs) and not same_sentence(checked, shown[0]):
             why = "the model's sentences leave out what the question is about"
         return (shown, used, [*tried, f"{why}: extractive answer shown"]) if why else None
 

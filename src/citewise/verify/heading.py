@@ -28,8 +28,9 @@ from citewise.verify.cues import NEGATION, OBLIGATION, PERMISSION
 
 _TOKEN = re.compile(r"[^\W_]+")
 _CLAUSE = re.compile(r"[,;:]")
-_KEEP = frozenset(w for group in (NEGATION, OBLIGATION, PERMISSION) for phrase in group for w in phrase)
-"""Words never taken from a heading: what they change is what the support check reads."""
+_KEEP = frozenset(fold(w).lower() for group in (NEGATION, OBLIGATION, PERMISSION) for phrase in group for w in phrase)
+"""Words never taken from a heading, folded as the sentence's words are ("chưa" → "chua"): every word of a negation
+or modal phrase ("có thể" gives "co" and "the")."""
 MIN_LEFT = 3
 """Content words the sentence must keep for a phrase to be removed."""
 
