@@ -76,7 +76,7 @@ def subject(header: str) -> str:
     """The document's subject as a model would name it: its title without number, date or code."""
     title = header.strip("[]").split(" › ")[0]
     title = re.sub(r"\s+\S*\d\S*", "", title).strip()
-    return title[0].lower() + title[1:] if title.isupper() is False and title[:1].isupper() else title.lower()
+    return title.lower() if title.isupper() or not title[:1].isupper() else title[:1].lower() + title[1:]
 
 
 def with_subject(claim: str, lang: str, header: str) -> str:

@@ -185,14 +185,15 @@ class Engine:
                 name = "tiered" if available() else "none"
             answer = self.settings.answer
             shared: dict[str, Any] = {}
-            if name in ("tiered", "pair"):
+            paired = name in ("tiered", "pair")  # these take the thresholds themselves: their reading stops at them
+            if paired:
                 # the LLM tier reads the score near the threshold: reading stops there only without it
                 stop = None if answer.judge_llm else answer.judge_stop
                 shared = {"classifier": self.pair_classifier(), "stop": stop, "thresholds": answer.answer_threshold}
             judge = None if name in ("none", "") else JUDGES.create(name, **shared)
-            if judge is not None and answer.answer_threshold and not shared:
+            if judge is not None and answer.answer_threshold and not paired:
                 judge = Thresholded(judge, answer.answer_threshold)
-            if judge is not None and self.settings.answer.judge_llm:
+            if judge is not None and answer.judge_llm:
                 judge = self._llm_tier(judge)
             self._judge = judge
         return self._judge  # type: ignore[no-any-return]
