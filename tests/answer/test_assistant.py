@@ -15,7 +15,8 @@ import citewise
 from citewise.answer.base import Generator
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment, Quote
 from citewise.assistant import Assistant
-from citewise.assistant.records import Answer
+from citewise.assistant.records import NO_DIRECT_ANSWER, Answer
+from citewise.assistant.report import build_report
 from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import Embedder
 from citewise.judge.answerability import FeatureJudge
@@ -140,6 +141,19 @@ def test_generator_refusal_with_good_evidence_falls_back_then_answers(retriever:
     refuse: Script = lambda frags, strict: Draft([], "scripted", refused=True)  # noqa: E731
     answer = Assistant(retriever, ScriptedGenerator(refuse)).ask(HOME_Q)
     assert not answer.refused and answer.generator == "extractive"
+
+
+def test_relevant_evidence_with_no_sentence_to_state_is_no_direct_answer_not_a_refusal(retriever: Retriever) -> None:
+    # the policy says "unoccupied" and "60 days", the question "empty" and "three months": the section is found,
+    # but no sentence of it shares enough of the question's words to be stated as its answer
+    answer = Assistant(retriever).ask("What happens if I leave my house empty for three months?")
+    assert answer.outcome == NO_DIRECT_ANSWER and not answer.refused and not answer.sentences
+    assert answer.closest[0].label == "Section 3.2"  # Unoccupied homes, listed first for the reader
+    assert "no sentence could be stated and supported" in answer.reason
+    assert answer.attempts == ["extractive: refused"]
+    assert answer.search is not None
+    report = build_report(answer, answer.search)
+    assert report["why"] == "no direct answer" and "indexed" in report["recommendation"]
 
 
 def test_a_model_answer_without_the_duration_asked_gives_way_to_the_extractive_direct_answer(

@@ -173,12 +173,12 @@ def test_a_provision_number_is_never_the_figure_asked_for() -> None:
 def test_the_judges_answering_sentence_leads_the_answer_over_word_overlap() -> None:
     text = (
         "If you expect the home to be empty for longer than 60 days you must tell us beforehand. "
-        "You must notify us of any damage to the home within 30 days of discovering it."
+        "You must inform us of any damage to the home within 30 days of discovering it."
     )
     question = "How long do I have to tell you about damage to my home?"
     plain = ExtractiveGenerator().generate(question, [_fragment(text)], "en")
     assert plain.sentences[0].text == "The period is 60 days."  # "tell", "home": the words point elsewhere
-    start = text.index("You must notify")
+    start = text.index("You must inform")
     focused = Fragment("F1", _fragment(text).evidence, focus=(start, len(text)))
     draft = ExtractiveGenerator().generate(question, [focused], "en")
     assert draft.sentences[0].text == "The period is 30 days."
@@ -506,3 +506,41 @@ def test_a_who_question_gets_the_name_before_its_own_verb() -> None:
         _opening("Thuyết tội phạm tâm lý do ai phát triển?", vi, "vi", "[Tội phạm học]")
         == "Chủ thể là Caesare Lombroso."
     )
+
+
+def test_everyday_words_are_matched_in_the_provisions_wording() -> None:
+    text = (
+        "If you expect the home to be empty for longer than 60 days you must tell us beforehand. "
+        "You must notify us of any damage to the home within 30 days of discovering it."
+    )
+    # "tell" is "notify" in a policy (retrieve.synonyms): the notice clause is the one asked about
+    draft = ExtractiveGenerator().generate(
+        "How long do I have to tell you about damage to my home?", [_fragment(text)], "en"
+    )
+    assert draft.sentences[0].text == "The period is 30 days."
+
+
+def test_a_sentence_pointing_back_is_quoted_with_the_sentence_it_points_to() -> None:
+    text = (
+        "Traditionally, the owner appoints an architect or engineer. In this arrangement, the architect acts as the "
+        "project coordinator. His or her role is to design the works, prepare the specifications and administer "
+        "the contract. The works are then tendered."
+    )
+    question = "Whose role is to design the works and prepare the specifications?"
+    draft = ExtractiveGenerator().generate(question, [_fragment(text)], "en")
+    quote = next(s for s in draft.sentences if "His or her role" in s.text)
+    assert quote.text.startswith("In this arrangement, the architect acts as the project coordinator. His or her")
+    assert text[slice(*quote.quote_span)] == quote.text  # type: ignore[misc]  # one verbatim span
+    assert not any(s.text.startswith("In this arrangement") and s is not quote for s in draft.sentences)
+
+
+def test_a_vietnamese_pronoun_is_quoted_with_the_name_before_it_but_a_name_is_not() -> None:
+    text = (
+        "Thi sĩ Thâm Tâm (1917 – 1950) là một nhà thơ và nhà viết kịch. Ông nổi tiếng với bài thơ Tống biệt hành, "
+        "với một phong cách thơ hoà hợp giữa cổ điển và hiện đại."
+    )
+    draft = ExtractiveGenerator().generate("Bài thơ Tống biệt hành do ai sáng tác?", [_fragment(text, lang="vi")], "vi")
+    assert any(s.text.startswith("Thi sĩ Thâm Tâm") and "Ông nổi tiếng" in s.text for s in draft.sentences)
+    named = "Công ty có trụ sở tại Hà Nội. Ông Đậu Quang Lành là Chủ tịch kiêm Tổng giám đốc công ty."
+    draft = ExtractiveGenerator().generate("Ai là tổng giám đốc công ty?", [_fragment(named, lang="vi")], "vi")
+    assert any(s.text.startswith("Ông Đậu Quang Lành") for s in draft.sentences)  # the sentence names him itself

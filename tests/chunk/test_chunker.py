@@ -99,6 +99,22 @@ def test_sentence_splitter_keeps_abbreviations_and_numbers() -> None:
     ]
 
 
+def test_a_full_stop_inside_a_short_bracket_does_not_end_the_sentence() -> None:
+    text = (
+        "The Doctor of Pharmacy (Pharm. D.) degree is now required before entering practice. "
+        "Some pharmacists (e.g. consultants) work in nursing homes. Rule (a) applies. The rest follows."
+    )
+    assert [text[s:e] for s, e in sentence_spans(text)] == [
+        "The Doctor of Pharmacy (Pharm. D.) degree is now required before entering practice.",
+        "Some pharmacists (e.g. consultants) work in nursing homes.",
+        "Rule (a) applies.",
+        "The rest follows.",
+    ]
+    # a bracket left open (or closing far away) does not hold the sentences together
+    long = "Fees (see the table below. It lists every fee and charge that applies to this policy) apply. Next."
+    assert next(long[s:e] for s, e in sentence_spans(long)) == "Fees (see the table below."
+
+
 def test_a_provision_named_at_the_end_of_a_sentence_ends_it() -> None:
     # "Điều 11." opening a line is a heading's number; at the end of a sentence it is a reference, and the next
     # clause's "1." is not glued to it

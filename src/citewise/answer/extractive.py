@@ -18,13 +18,23 @@ from dataclasses import dataclass, replace
 from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.records import Draft, DraftSentence, Fragment
+from citewise.chunk.referents import refers_back
 from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
 from citewise.judge.qtype import agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words, one_line
 from citewise.lang import detect_language
+from citewise.retrieve.wording import reworded
 from citewise.textmatch import UNIT as _UNIT
+from citewise.textmatch import (
+    Terms,
+    content_words,
+    overlap,
+    query_terms,
+    text_terms,
+    topic_left_out,
+    without_frame,
+)
 from citewise.textmatch import asked_keys as _topic
-from citewise.textmatch import content_words, covered, query_terms, topic_left_out, without_frame
 from citewise.textmatch import short_keys as _keys
 
 DIRECT = {
@@ -290,6 +300,9 @@ class _Candidate:
     """For a list quoted with its items: how much of the question its lead-in says (0 for a sentence)."""
     focused: bool = False
     """Ranked first because the answerability judge found the answer in it (``_focused``)."""
+    leans: bool = False
+    """Quoted with the sentence before it, which it refers back to ("His or her role is ...";
+    ``chunk.referents``); ranked by its own words."""
 
 
 _WORD = re.compile(r"[^\W_]+")
@@ -368,6 +381,40 @@ def _with_their_lists(chosen: list[_Candidate], cands: list[_Candidate]) -> list
     return out
 
 
+def _others(c: _Candidate, chosen: list[_Candidate]) -> list[_Candidate]:
+    """The chosen sentences ``c`` does not quote: all, but for a sentence quoted with the one it refers back to,
+    that one (``c`` says it again, as its context, not as a repeat)."""
+    return [x for x in chosen if not (c.leans and _within(x, c))]
+
+
+def _referent(text: str, spans: list[tuple[int, int]], si: int, tainted: list[tuple[int, int]]) -> int | None:
+    """Where the sentence before sentence ``si`` starts, when a sentence referring back to it can be quoted with it:
+    a statement of its own (not a heading, not a line addressing the reader's assistant), in the same fragment."""
+    if si == 0:
+        return None
+    s, e = spans[si - 1]
+    if s == 0:  # a document's title block runs into its first sentence
+        s = _past_heading_lines(text, s, e)
+    prev = text[s:e]
+    if _heading(prev) or len(_WORD.findall(prev)) < 4 or addresses_the_assistant(prev):
+        return None
+    if any(s < b and a < e for a, b in tainted):
+        return None
+    return s
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """The question's terms as written and with its everyday words in the provisions' wording."""
+
+    written: Terms
+    legal: Terms
+
+    def covered(self, text: str) -> float:
+        found = text_terms(text)
+        return max(overlap(self.written, found), overlap(self.legal, found) if self.legal != self.written else 0.0)
+
+
 def _holds(c: _Candidate, ref: str, at: int) -> bool:
     """Whether ``c`` quotes the place ``at`` (an offset in the document) of fragment ``ref``."""
     return c.fragment.ref == ref and c.start <= at < c.end
@@ -398,7 +445,11 @@ class ExtractiveGenerator(Generator):
 
     def candidates(self, question: str, fragments: list[Fragment]) -> list[_Candidate]:
         out: list[_Candidate] = []
-        asked = query_terms(without_frame(question))  # "thông báo tổn thất", not the "thời hạn" all time limits share
+        # "thông báo tổn thất", not the "thời hạn" all time limits share; in the question's words, and in the
+        # provisions' ("leave my house empty" is "unoccupied" in a policy)
+        frame = without_frame(question)
+        lang = detect_language(question)
+        asked = _Asked(query_terms(frame), query_terms(reworded(frame, lang)))
         for fi, f in enumerate(fragments):
             if f.evidence.supporting:
                 continue
@@ -406,7 +457,8 @@ class ExtractiveGenerator(Generator):
             first_line_end = text.find("\n")
             prior = 1.0 / (1 + fi * 0.15) * (1.15 if f.evidence.pinned else 1.0)
             tainted = tainted_lines(text)
-            for si, (s, e) in enumerate(sentence_spans(text)):
+            spans = sentence_spans(text)
+            for si, (s, e) in enumerate(spans):
                 cut = min((a for a, b in tainted if s < b and a < e), default=None)
                 if cut is not None:  # keep what comes before a tainted line, never the line itself
                     e = len(text[s:cut].rstrip()) + s
@@ -427,17 +479,21 @@ class ExtractiveGenerator(Generator):
                     e = list_end(text, e)
                     sent = text[s:e].rstrip()
                     e = s + len(sent)
-                own = covered(asked, sent)
+                own = asked.covered(sent)
                 if not own and not lead:
                     continue  # says nothing of the question but under its heading ("a) Giấy yêu cầu bồi thường;")
-                rel = covered(asked, f"{f.evidence.chunk.header} {sent}") * 0.4 + own * 0.6
+                rel = asked.covered(f"{f.evidence.chunk.header} {sent}") * 0.4 + own * 0.6
                 says = 0.0
                 if lead and e > s + len(lead):
                     # a list counts as much as its lead-in says of the question: "if you must cancel your trip
                     # because of:" is quoted whole, "the following definitions apply:" leaves its items to speak
-                    says = covered(asked, lead)
+                    says = asked.covered(lead)
                     rel = (rel + says) / 2
-                out.append(_Candidate(f, base + s, base + e, sent, rel * prior, (fi, si), says))
+                before = _referent(text, spans, si, tainted) if refers_back(sent) else None
+                if before is not None:
+                    s, sent = before, text[before:e]
+                cand = _Candidate(f, base + s, base + e, sent, rel * prior, (fi, si), says, leans=before is not None)
+                out.append(cand)
         return _focused(question, out)
 
     def generate(
@@ -457,20 +513,22 @@ class ExtractiveGenerator(Generator):
         everything = cands
         cands = [c for c in cands if c.relevance >= floor]
         chosen: list[_Candidate] = []
-        while cands and len(chosen) < self.max_sentences:
+        # a sentence quoted with the one it refers back to counts as the two sentences it is
+        while cands and sum(2 if c.leans else 1 for c in chosen) < self.max_sentences:
             best = max(
                 cands,
                 key=lambda c: (
                     self.mmr_lambda * c.relevance
-                    - (1 - self.mmr_lambda) * max((_jaccard(c.text, x.text) for x in chosen), default=0.0)
+                    - (1 - self.mmr_lambda) * max((_jaccard(c.text, x.text) for x in _others(c, chosen)), default=0.0)
                 ),
             )
             cands.remove(best)
-            if any(_jaccard(best.text, x.text) > 0.8 and _figures(best.text) == _figures(x.text) for x in chosen):
+            others = _others(best, chosen)
+            if any(_jaccard(best.text, x.text) > 0.8 and _figures(best.text) == _figures(x.text) for x in others):
                 continue  # a repeat; the same sentence with other figures is kept (the sources conflict)
-            if any(_within(best, x) or _within(x, best) for x in chosen):
+            if any(_within(best, x) or _within(x, best) for x in others):
                 continue  # a list and one of its items: the first chosen says it
-            chosen.append(best)
+            chosen = [*others, best]  # the sentence ``best`` refers back to, chosen alone first, is quoted in it
         if not chosen:
             return Draft([], self.name, refused=True)
         chosen = _with_their_lists(chosen, everything)

@@ -98,7 +98,11 @@ class Assistant:
         fragments = [Fragment(f"F{i + 1}", e) for i, e in enumerate(result.evidence[: self.settings.fragments])]
         judged = self._judge(question, result, lang, timings)
         if judged is not None and not judged.answers(self.judge.threshold(lang) if self.judge else 0.0):
-            return self._report(self._no_direct(question, lang, result, judged, timings, t0), result, [])
+            why = (
+                f"no evidence sentence states the answer (answerability {judged.score:.2f} "
+                f"< {self.judge.threshold(lang) if self.judge else 0:.2f}, {judged.qtype} question)"
+            )
+            return self._report(self._no_direct(question, lang, result, why, judged.score, timings, t0), result, [])
         if judged is not None and judged.span is not None:
             span = judged.span
             fragments = focus_on(fragments, result.evidence[span.evidence], (span.char_start, span.char_end))
@@ -139,17 +143,13 @@ class Assistant:
                 drafted = drafted or list(checked)
                 checked = [c for c in checked if c.ok] or None
         if not checked:
-            refusal = self._refusal(
-                question,
-                lang,
-                "no sentence could be supported by the sources",
-                timings,
-                t0,
-                attempts=attempts,
-                tokens=tokens,
-            )
-            refusal.verification = round(_score(drafted), 3) if drafted else 0.0
-            return self._report(refusal, result, drafted)
+            # the evidence is relevant (not weak) but no sentence of it could be stated and supported: its
+            # provisions are the closest the sources hold, not a refusal
+            why = "no sentence could be stated and supported from the evidence"
+            score = None if judged is None else judged.score
+            closest = self._no_direct(question, lang, result, why, score, timings, t0, attempts, tokens)
+            closest.verification = round(_score(drafted), 3) if drafted else 0.0
+            return self._report(closest, result, drafted)
         confidence = self._confidence(result, checked)
         answer = self._compose(question, lang, checked, used, confidence, partial, timings, t0, tokens, attempts)
         answer.verification = round(_score(drafted or checked), 3)
@@ -246,12 +246,16 @@ class Assistant:
         question: str,
         lang: str,
         result: SearchResult,
-        judged: Answerability,
+        reason: str,
+        answerability: float | None,
         timings: dict[str, float],
         t0: float,
+        attempts: list[str] | None = None,
+        tokens: dict[str, int] | None = None,
     ) -> Answer:
-        """The honest middle outcome: relevant provisions, none stating the answer, listed with their opening
-        sentences as citations."""
+        """The honest middle outcome: relevant provisions, none stating the answer (as the judge read them, or
+        as no sentence could be stated and supported from them), listed with their opening sentences as
+        citations."""
         closest = [closest_citation(e) for e in result.evidence if not e.supporting][: self.settings.closest]
         lines = [f"[{i}] {c.doc_title} — {c.label}" for i, c in enumerate(closest, start=1)]
         timings["total"] = (self.clock() - t0) * 1000
@@ -261,14 +265,15 @@ class Assistant:
             text="\n".join([NO_DIRECT[lang], *lines]),
             sentences=[],
             refused=False,
-            reason=f"no evidence sentence states the answer (answerability {judged.score:.2f} "
-            f"< {self.judge.threshold(lang) if self.judge else 0:.2f}, {judged.qtype} question)",
+            reason=reason,
             confidence=0.0,
             generator="none",
             timings=timings,
+            tokens=tokens or {"prompt": 0, "completion": 0},
+            attempts=attempts or [],
             outcome=NO_DIRECT_ANSWER,
             closest=closest,
-            answerability=round(judged.score, 4),
+            answerability=None if answerability is None else round(answerability, 4),
         )
 
     def _attempt(

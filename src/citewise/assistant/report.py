@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from citewise.assistant.records import Answer
+from citewise.assistant.records import NO_DIRECT_ANSWER, Answer
 from citewise.retrieve.records import SearchResult
 
 
@@ -30,6 +30,12 @@ def _recommendation(answer: Answer, result: SearchResult) -> str:
         return (
             "Evidence was found but no answer sentence could be supported by it: the provisions may be "
             "too general, or the answer needs several provisions read together."
+        )
+    if answer.outcome == NO_DIRECT_ANSWER:
+        return (
+            "Relevant provisions were found, but none was read as stating the answer (or none of their sentences "
+            "could be stated and checked): if the corpus should answer this question, check that the provision "
+            "answering it is indexed, and whether the question's wording differs from the provision's."
         )
     return "The answer rests on weakly supporting evidence: review the cited provisions and the question's wording."
 
@@ -85,6 +91,8 @@ def build_report(answer: Answer, result: SearchResult, checked: list[dict[str, A
 def _why(answer: Answer) -> str:
     if answer.refused:
         return "refused"
+    if answer.outcome == NO_DIRECT_ANSWER:
+        return "no direct answer"
     return "flagged" if answer.flagged else "low confidence"
 
 

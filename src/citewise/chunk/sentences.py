@@ -92,6 +92,22 @@ def _paragraphs(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
+BRACKET = 40
+"""Characters within which a bracket opened before a full stop must close for the full stop not to end the
+sentence."""
+
+
+def _inside_brackets(text: str, start: int, at: int, end: int) -> bool:
+    """Whether the full stop at ``at`` lies inside a round bracket opened in the sentence (from ``start``) that
+    closes within ``BRACKET`` characters, before any other full stop."""
+    before = text[start:at]
+    if before.count("(") <= before.count(")"):
+        return False
+    after = text[at + 1 : min(end, at + 1 + BRACKET)]
+    close = after.find(")")
+    return close >= 0 and "(" not in after[:close] and not re.search(r"[.!?]\s+[A-ZĐ]", after[:close])
+
+
 def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """Spans (absolute offsets) of the sentences of ``text[start:end]``, whitespace trimmed."""
     end = len(text) if end is None else end
@@ -109,6 +125,8 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
                 # a provision word counts only opening the sentence: "... theo Điều 11. 1. Mức ..." ends at "11."
                 if label and not (label.group(1) and before[: label.start()].strip()):
                     continue  # "1. ", "Điều 5. ", "Article 6. ": a clause number, not the end of "... USD 500."
+            if _inside_brackets(text, cur, m.start(), pe):
+                continue  # "Doctor of Pharmacy (Pharm. D.) degree": a full stop inside a short bracket
             spans.append((cur, m.end()))
             cur = m.end()
         if cur < pe:

@@ -165,6 +165,22 @@ def expand(text: str, lang: str) -> list[str]:
     return out
 
 
+def reworded(text: str, lang: str) -> str:
+    """``text`` (lower case) with each spoken form replaced by its legal wording: "leave my house empty" ->
+    "leave my house unoccupied", for matching the question's words against the provisions' own."""
+    key = _key(text)
+    taken = [False] * len(key)
+    found: list[tuple[int, int, str]] = []
+    for pattern, legal in _patterns(lang, key.isascii(), False):  # longest forms first, each place once
+        for m in pattern.finditer(key):
+            if not any(taken[m.start() : m.end()]):
+                taken[m.start() : m.end()] = [True] * (m.end() - m.start())
+                found.append((m.start(), m.end(), legal.lower()))
+    for start, end, legal in sorted(found, reverse=True):
+        key = key[:start] + legal + key[end:]
+    return key
+
+
 def _plain(text: str) -> str:
     """``text`` without diacritics or punctuation, its words separated by one space."""
     return " ".join(_WORD.findall(fold(text)))
