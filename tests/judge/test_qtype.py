@@ -38,6 +38,10 @@ from citewise.judge.qtype import VALUE_TYPES, answer_spans, holds_answer_type, q
         ("Phí bảo hiểm có được hoàn lại khi hủy hợp đồng không?", "yes_no"),
         ("Can the controller extend the response deadline by three more months?", "yes_no"),
         ("Is there a deadline for lodging a complaint?", "duration"),
+        ("My bank lost my details to hackers, how fast must they tell the regulator?", "duration"),
+        ("How quickly will Bluewave pay a valid claim?", "duration"),
+        ("How soon after the decision may a provider request reassessment?", "duration"),
+        ("Must the firm act quickly?", "yes_no"),
         ("Nếu người được bảo hiểm tự tử thì trong thời hạn bao lâu doanh nghiệp không phải trả tiền?", "duration"),
     ],
 )
