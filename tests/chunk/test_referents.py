@@ -35,6 +35,8 @@ def test_sentences_pointing_back(sentence: str) -> None:
         "Ông Đậu Quang Lành là Chủ tịch.",  # names him
         "Bà Rịa là một thị xã.",
         "Họ và tên người được bảo hiểm.",  # a form's "full name"
+        "Họ tên người nhận tiền bồi thường.",
+        "Cô lập khu vực bị cháy để ngăn thiệt hại lan rộng.",  # "isolate"
         "Chúng tôi sẽ bồi thường trong 15 ngày.",  # a policy's "we"
         "Hetero sentences are fine.",
     ],

@@ -17,9 +17,10 @@ _EN_NOT = re.compile(
     r"(?:it|this|that) (?:is|was) (?:not )?(?:necessary|prohibited|required|forbidden|permitted)\b", re.I
 )
 """Impersonal openings, about what follows ("It is prohibited to ..."), not about the sentence before."""
-_VI_PERSON = re.compile(r"(?:ông|bà|cô|họ(?! và tên)|nó|hắn)\b\s*(?P<next>\w?)", re.I)
+_VI_PERSON = re.compile(r"(?:ông|bà|cô(?! lập)|họ(?! và tên| tên)|nó|hắn)\b\s*(?P<next>\w?)", re.I)
 """Vietnamese personal pronouns, unless a name follows ("Ông Đậu Quang Lành ..." names him; "Ông nổi tiếng ..."
-does not). Not "chúng tôi" or "anh": a policy's "we" and England speak for themselves."""
+does not). Not "chúng tôi" or "anh": a policy's "we" and England speak for themselves; nor "họ (và) tên" (full name)
+or "cô lập" (isolated)."""
 _VI = re.compile(
     r"(?:điều này|điều đó|việc này|việc đó|đây|đó là|như vậy|theo đó|khi đó|trường hợp này|trường hợp đó|"
     r"các (?:khoản|trường hợp|quy định) (?:này|trên))\b",
