@@ -336,8 +336,8 @@ def docs(report: dict[str, Any]) -> list[str]:
         "Weak-evidence calibration per question language (zero-token refusal when the best of the top-3 evidence has"
         " cosine < *dense* and question coverage < *coverage*; pinned provisions are never weak), replayed from the"
         " run by `citewise.evaluate.calibrate` (the replay `citewise calibrate` uses: a question refused for weak"
-        " evidence that is not weak at a candidate counts as answered, a refusal for unsupported sentences stays a"
-        f" refusal). Best answer rate with refusal correctness ≥ {TARGET}: {json.dumps(cal, ensure_ascii=False)}.",
+        " evidence that is not weak at a candidate counts as answered, a question not answered for want of a"
+        f" sentence that could be stated and checked stays unanswered). Best answer rate with refusal correctness ≥ {TARGET}: {json.dumps(cal, ensure_ascii=False)}.",
         "",
     ]
     for lang, folds in report.get("held_out", {}).items():

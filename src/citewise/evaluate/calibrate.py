@@ -9,7 +9,9 @@ replayed in code:
   with a cosine, weak when cosine < dense and coverage < coverage; without one, when
   coverage < coverage. Weak means a zero-token refusal.
 - a question refused during the run for weak evidence that is not weak at the candidate counts as
-  answered (its citations unknown): the extractive generator answers whenever given evidence;
+  answered (its citations unknown): the extractive generator answers most relevant evidence (what it
+  cannot state ends in "no direct answer", which this replay cannot foresee);
+- a question not answered during the run (refused, or no direct answer) stays unanswered;
 - a support threshold above the run's drops the shown sentences under it, and the answer is
   refused when none is left (one below the run's cannot be replayed: the dropped drafts are gone).
 
