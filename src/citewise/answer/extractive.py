@@ -405,14 +405,19 @@ def _referent(text: str, spans: list[tuple[int, int]], si: int, tainted: list[tu
 
 @dataclass(frozen=True)
 class _Asked:
-    """The question's terms as written and with its everyday words in the provisions' wording."""
+    """The question's terms as written and, when its everyday words have a legal wording, in that wording."""
 
     written: Terms
-    legal: Terms
+    legal: Terms | None
+
+    @classmethod
+    def of(cls, question: str, lang: str) -> _Asked:
+        written, legal = query_terms(question), query_terms(reworded(question, lang))
+        return cls(written, None if legal == written else legal)
 
     def covered(self, text: str) -> float:
         found = text_terms(text)
-        return max(overlap(self.written, found), overlap(self.legal, found) if self.legal != self.written else 0.0)
+        return max(overlap(self.written, found), 0.0 if self.legal is None else overlap(self.legal, found))
 
 
 def _holds(c: _Candidate, ref: str, at: int) -> bool:
@@ -443,13 +448,11 @@ class ExtractiveGenerator(Generator):
         self.min_relevance = min_relevance
         self.mmr_lambda = mmr_lambda
 
-    def candidates(self, question: str, fragments: list[Fragment]) -> list[_Candidate]:
+    def candidates(self, question: str, fragments: list[Fragment], lang: str) -> list[_Candidate]:
         out: list[_Candidate] = []
         # "thông báo tổn thất", not the "thời hạn" all time limits share; in the question's words, and in the
         # provisions' ("leave my house empty" is "unoccupied" in a policy)
-        frame = without_frame(question)
-        lang = detect_language(question)
-        asked = _Asked(query_terms(frame), query_terms(reworded(frame, lang)))
+        asked = _Asked.of(without_frame(question), lang)
         for fi, f in enumerate(fragments):
             if f.evidence.supporting:
                 continue
@@ -504,7 +507,7 @@ class ExtractiveGenerator(Generator):
         strict: bool = False,
         on_sentence: SentenceSink | None = None,
     ) -> Draft:
-        cands = self.candidates(question, fragments)
+        cands = self.candidates(question, fragments, lang)
         # the floor follows word overlap: the judge's sentence ranks first, it does not push the others out
         top = max((c.relevance / FOCUS if c.focused else c.relevance for c in cands), default=0.0)
         floor = max(self.min_relevance, self.relative * top)

@@ -28,13 +28,15 @@ _VI = re.compile(
 )
 """Vietnamese openings that point back: "điều này", "theo đó", "trường hợp này", …"""
 _LEAD = re.compile(r"^[\s\"“'‘(\[]*")
+_INTRODUCES = re.compile(r"(?:that|this|these|those)\s*[:,]", re.I)
+"""A demonstrative introducing what follows ("These: (a) ..."), not pointing back."""
 
 
 def refers_back(sentence: str) -> bool:
     """Whether the sentence opens by pointing back to what the sentence before it said."""
     s = sentence[_LEAD.match(sentence).end() :]  # type: ignore[union-attr]
     if _EN.match(s):
-        return not _EN_NOT.match(s) and not re.match(r"(?:that|this|these|those)\s*[:,]", s, re.I)
+        return not _EN_NOT.match(s) and not _INTRODUCES.match(s)
     person = _VI_PERSON.match(s)
     if person and not person.group("next").isupper():
         return True

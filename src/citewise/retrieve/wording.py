@@ -169,16 +169,22 @@ def reworded(text: str, lang: str) -> str:
     """``text`` (lower case) with each spoken form replaced by its legal wording: "leave my house empty" ->
     "leave my house unoccupied", for matching the question's words against the provisions' own."""
     key = _key(text)
+    for start, end, legal in sorted(_placed(key, lang, False), reverse=True):
+        key = key[:start] + legal.lower() + key[end:]
+    return key
+
+
+def _placed(key: str, lang: str, terms: bool) -> list[tuple[int, int, str]]:
+    """(start, end, what it stands for) of the forms ``_patterns`` finds in ``key``, longest forms first, each
+    place of the text taken once."""
     taken = [False] * len(key)
     found: list[tuple[int, int, str]] = []
-    for pattern, legal in _patterns(lang, key.isascii(), False):  # longest forms first, each place once
+    for pattern, value in _patterns(lang, key.isascii(), terms):
         for m in pattern.finditer(key):
             if not any(taken[m.start() : m.end()]):
                 taken[m.start() : m.end()] = [True] * (m.end() - m.start())
-                found.append((m.start(), m.end(), legal.lower()))
-    for start, end, legal in sorted(found, reverse=True):
-        key = key[:start] + legal + key[end:]
-    return key
+                found.append((m.start(), m.end(), value))
+    return found
 
 
 def _plain(text: str) -> str:
@@ -189,13 +195,7 @@ def _plain(text: str) -> str:
 def legal_terms(text: str, lang: str) -> list[str]:
     """The legal terms, spoken forms and figures with units in ``text``, as written there, in order."""
     key = _key(text)
-    taken = [False] * len(key)
-    found: list[tuple[int, str]] = []
-    for pattern, _ in _patterns(lang, key.isascii(), True):
-        for m in pattern.finditer(key):
-            if not any(taken[m.start() : m.end()]):
-                taken[m.start() : m.end()] = [True] * (m.end() - m.start())
-                found.append((m.start(), key[m.start() : m.end()]))
+    found = [(start, key[start:end]) for start, end, _ in _placed(key, lang, True)]
     found += [(m.start(), m.group(0)) for m in _FIGURE.finditer(key)]
     return [t for _, t in sorted(found)]
 
