@@ -210,14 +210,15 @@ class AnswerSettings(_Section):
     judge: str = "auto"
     """Answerability judge deciding between an answer and "no direct answer — the closest provisions"
     (``judge/answerability.py``): ``auto`` (default) is ``tiered`` when the pair classifier's weights are installed
-    (``make judge-weights`` writes them; they are trained output, not in git) and ``none`` otherwise; ``tiered``
+    (shipped in the package since session 26; ``make judge-weights`` trains them again) and ``none`` otherwise; ``tiered``
     (the fast zero-token tier scores every sentence of the best evidence, then the fine-tuned e5-small pair
     classifier, run r5, reads its best 3 sentences (for a value question: the best 3 that state a value of the asked
     type) one at a time until one answers (``judge_stop``): about 50-140 ms more per question on 2 cores;
     docs/judge-model-card.md), ``features`` (the fast tier alone),
     ``pair`` (the pair classifier alone on the fast tier's best sentences), ``none`` to answer whatever relevant
     evidence was found. The thresholds (in the pair classifier's manifest) were chosen end to end on dev questions
-    of two styles per language, Wikipedia-style and legal (docs/benchmarks.md, "Answers on near-miss questions")."""
+    of three styles per language: Wikipedia-style, legal and insurance policies (docs/benchmarks.md, "Answers on near-miss
+    questions")."""
     judge_stop: float | None = 0.0
     """For ``tiered`` and ``pair``: the pair classifier reads the fast tier's chosen sentences one at a time, best
     first, and stops at the first whose score reaches this or the threshold, whichever is higher (the outcome is the
