@@ -97,10 +97,11 @@ class Assistant:
             return self._report(refusal, result, [])
         fragments = [Fragment(f"F{i + 1}", e) for i, e in enumerate(result.evidence[: self.settings.fragments])]
         judged = self._judge(question, result, lang, timings)
-        if judged is not None and not judged.answers(self.judge.threshold(lang) if self.judge else 0.0):
+        threshold = self.judge.threshold(lang) if self.judge else 0.0
+        if judged is not None and not judged.answers(threshold):
             why = (
                 f"no evidence sentence states the answer (answerability {judged.score:.2f} "
-                f"< {self.judge.threshold(lang) if self.judge else 0:.2f}, {judged.qtype} question)"
+                f"< {threshold:.2f}, {judged.qtype} question)"
             )
             return self._report(self._no_direct(question, lang, result, why, judged.score, timings, t0), result, [])
         if judged is not None and judged.span is not None:
