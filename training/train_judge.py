@@ -506,8 +506,8 @@ def cmd_train(args: argparse.Namespace) -> None:
         (run / "history.json").write_text(json.dumps(hist, indent=1))
 
     model.train()
-    if step == 0:
-        evaluate("step 0")
+    if step == 0 and args.eval_every:
+        evaluate("step 0")  # the starting point, for runs that trace their dev curve
     t0, seen, run_loss = time.time(), 0, []
     epoch_orders: dict[int, list[jp.JudgePair]] = {}
     while step < total:
