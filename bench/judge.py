@@ -301,6 +301,7 @@ def main() -> None:
     ap.add_argument("--judge", default="features", help="one judge or several, comma-separated, run side by side")
     ap.add_argument("--write-docs", action="store_true", help="write the docs section even with --limit")
     ap.add_argument("--docs-only", action="store_true", help="rewrite the docs section from the last results")
+    ap.add_argument("--out", default="", help="write the results here instead (docs untouched)")
     args = ap.parse_args()
     if args.docs_only:
         old = read_results(RESULTS)
@@ -331,6 +332,9 @@ def main() -> None:
     if any(n != "features" for n in names):
         results["support_pair"] = support_contrast_pair()
         print("support contrast (pair classifier)", json.dumps(results["support_pair"]), flush=True)
+    if args.out:
+        write_results(Path(args.out), results)
+        return
     write_results(RESULTS, results)
     if args.limit is None or args.write_docs:
         write_section("Answerability (judge)", markdown(results))
