@@ -52,9 +52,10 @@ $(MODELS): $(LLM)
 # to end on the dev sets for these very weights ($(JUDGE_RUNS)/r5/thresholds.json; a retrain is not bit-identical, so
 # thresholds chosen for other weights do not carry over). The runs trace no dev curve (no dev pairs cached, no
 # evaluations during training: they change nothing in the weights and cost about 15 minutes); judge_select and the
-# calibration measure the result on dev data. About 65 minutes on 2 idle cores (the calibration's dev indexes, about
-# 3,900 chunks to embed, included); the runs resume when interrupted. `make demo` runs this once when the files are
-# missing (JUDGE=none skips it); without them the default judge `auto` answers without one (docs/judge-model-card.md).
+# calibration measure the result on dev data. 55 minutes on 2 idle cores, measured in a fresh clone (the calibration's
+# dev indexes, about 3,900 chunks to embed, included; docs/judge-training.md); the runs resume when interrupted.
+# `make demo` runs this once when the files are missing (JUDGE=none skips it); without them the default judge `auto`
+# answers without one (docs/judge-model-card.md).
 TRAIN_VENV ?= .venv-train
 JUDGE_RUNS ?= .judge-runs
 PAIR_WEIGHTS := src/citewise/judge/weights/pair-judge.json
@@ -109,7 +110,7 @@ install-llm: $(LLM)
 install-models: $(MODELS)
 
 # The demo answers with the answerability judge: `make judge-weights` runs once here when its files are missing (about
-# 65 minutes on 2 idle cores, once; JUDGE=none skips it). Without the training data, or when the build fails, the
+# 55 minutes on 2 idle cores, once; JUDGE=none skips it). Without the training data, or when the build fails, the
 # demo goes on without a judge and says so in one line. Edits to training/ do not rebuild it here (make judge-weights).
 JUDGE ?= build
 JUDGE_DATA := squad2 vi_answerability viquad1 answerability nli contractnli wice alqac2022 alqac2023 obliqa
@@ -119,7 +120,7 @@ demo-judge: | $(BASE)
 	if [ -f $(PAIR_WEIGHTS) ]; then echo "answerability judge: installed ($(PAIR_WEIGHTS))"; \
 	elif [ "$(JUDGE)" = none ]; then echo "answerability judge: skipped (JUDGE=none); answers are not judged"; \
 	elif [ -n "$$missing" ]; then echo "answerability judge: not built, training data missing in $$data:$$missing"; \
-	else echo "answerability judge: building it once (make judge-weights, about 65 minutes on 2 idle cores;" \
+	else echo "answerability judge: building it once (make judge-weights, about 55 minutes on 2 idle cores;" \
 	  "JUDGE=none skips it)"; \
 	  $(MAKE) --no-print-directory judge-weights || \
 	  echo "answerability judge: the build failed (above); the demo answers without a judge"; fi
