@@ -109,7 +109,8 @@ install: $(BASE) $(SAMPLE_VECTORS)
 install-llm: $(LLM)
 install-models: $(MODELS)
 
-# The demo answers with the answerability judge: `make judge-weights` runs once here when its files are missing (about
+# The demo answers with the answerability judge (its asks show the three outcomes: answered; no direct answer, the
+# sample's data rules setting no fine; refused): `make judge-weights` runs once here when its files are missing (about
 # 55 minutes on 2 idle cores, once; JUDGE=none skips it). Without the training data, or when the build fails, the
 # demo goes on without a judge and says so in one line. Edits to training/ do not rebuild it here (make judge-weights).
 JUDGE ?= build
@@ -134,6 +135,7 @@ demo: $(MODELS) $(SAMPLE_VECTORS) demo-judge
 	$(BIN)/citewise ask --index $(DEMO_INDEX) "How many days do I have to notify Harbourview of damage to my home?"
 	$(BIN)/citewise ask --index $(DEMO_INDEX) "What is the excess for a buildings claim?"
 	$(BIN)/citewise ask --index $(DEMO_INDEX) --generator local "Within how many hours must a personal data breach be notified to the Authority?"
+	$(BIN)/citewise ask --index $(DEMO_INDEX) "Doanh nghiệp bảo hiểm bị phạt bao nhiêu tiền nếu không thông báo vi phạm dữ liệu?"
 	$(BIN)/citewise ask --index $(DEMO_INDEX) "What is the boiling point of mercury?"
 	$(BIN)/citewise serve --index $(DEMO_INDEX) --port $(DEMO_PORT)
 
