@@ -210,7 +210,8 @@ class AnswerSettings(_Section):
     judge: str = "auto"
     """Answerability judge deciding between an answer and "no direct answer — the closest provisions"
     (``judge/answerability.py``): ``auto`` (default) is ``tiered`` when the pair classifier's weights are installed
-    (``make judge-weights`` writes them; they are trained output, not in git) and ``none`` otherwise; ``tiered``
+    (``make judge-weights`` writes them, and ``make demo`` runs it once when they are missing; they are trained output,
+    not in git) and ``none`` otherwise; ``tiered``
     (the fast zero-token tier scores every sentence of the best evidence, then the fine-tuned e5-small pair
     classifier, run r5, reads its best 3 sentences (for a value question: the best 3 that state a value of the asked
     type) one at a time until one answers (``judge_stop``): about 50-140 ms more per question on 2 cores;
