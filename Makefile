@@ -116,11 +116,11 @@ install-models: $(MODELS)
 JUDGE ?= build
 JUDGE_DATA := squad2 vi_answerability viquad1 answerability nli contractnli wice alqac2022 alqac2023 obliqa
 demo-judge: | $(BASE)
-	@data=$$($(BIN)/python -c "from citewise.evaluate.data import shared_data; print(shared_data())"); \
+	@if [ -f $(PAIR_WEIGHTS) ]; then echo "answerability judge: installed ($(PAIR_WEIGHTS))"; exit 0; fi; \
+	if [ "$(JUDGE)" = none ]; then echo "answerability judge: skipped (JUDGE=none); answers are not judged"; exit 0; fi; \
+	data=$$($(BIN)/python -c "from citewise.evaluate.data import shared_data; print(shared_data())"); \
 	missing=$$(for d in $(JUDGE_DATA); do [ -d "$$data/$$d" ] || printf ' %s' "$$d"; done); \
-	if [ -f $(PAIR_WEIGHTS) ]; then echo "answerability judge: installed ($(PAIR_WEIGHTS))"; \
-	elif [ "$(JUDGE)" = none ]; then echo "answerability judge: skipped (JUDGE=none); answers are not judged"; \
-	elif [ -n "$$missing" ]; then echo "answerability judge: not built, training data missing in $$data:$$missing"; \
+	if [ -n "$$missing" ]; then echo "answerability judge: not built, training data missing in $$data:$$missing"; \
 	else echo "answerability judge: building it once (make judge-weights, about 55 minutes on 2 idle cores;" \
 	  "JUDGE=none skips it)"; \
 	  $(MAKE) --no-print-directory judge-weights || \
