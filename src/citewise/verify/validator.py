@@ -24,6 +24,7 @@ from citewise.verify.quotes import EXACT, context, locate
 from citewise.verify.records import Citation, Verdict
 from citewise.verify.references import check_references
 from citewise.verify.scorer import SupportScore, SupportScorer, get_scorer
+from citewise.verify.units import unit_mismatches
 
 _URL = re.compile(r"https?://[^\s)\]>\"']+")
 
@@ -155,6 +156,11 @@ class Validator:
         if missing:
             failed.append("number")
             details.append(f"figures not in {'its quotes' if s.quotes else 'the cited text'}: {', '.join(missing)}")
+        units = unit_mismatches(s.text, _read_for_units(s, citations, cited, by_marker))
+        if units:
+            if "number" not in failed:
+                failed.append("number")
+            details.append(f"figures with another unit than their source's: {', '.join(units)}")
         refs = check_references(s.text, cited, self.context_threshold)
         bad_refs = [r.raw for r in refs if r.status == "invalid"]
         if bad_refs:
@@ -271,6 +277,22 @@ class Validator:
         )
         scored = self._score(s.text, premise, headings, details)
         return citations, scored.score, scored.lang, (premise, scored.span), quoted
+
+
+def _read_for_units(
+    s: DraftSentence, citations: list[Citation], cited: list[Fragment], by_marker: dict[str, Fragment]
+) -> list[tuple[str, list[tuple[int, int]] | None]]:
+    """Where a sentence's figures are read with their units: each quote in its fragment (the whole fragment is read
+    for a table's header), or the whole of each fragment a sentence without quotes cites."""
+    if not s.quotes:
+        return [(f.text, None) for f in cited]
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for c in citations:
+        f = by_marker.get(c.marker)
+        if f is not None:
+            base = f.evidence.char_start
+            spans.setdefault(c.marker, []).append((c.char_start - base, c.char_end - base))
+    return [(by_marker[m].text, found) for m, found in spans.items()]
 
 
 _Grounds = tuple[list[Citation], float, str, tuple[str, tuple[int, int]], list[str]]

@@ -1,0 +1,118 @@
+"""A figure keeps its unit: "72 days" is not what "not later than 72 hours" says, nor is "50.000.000 ngày" what a cell
+"50.000.000" in the column "Số tiền bảo hiểm tối đa (đồng)" says.
+
+The figure check (``numbers.unsupported_numbers``) finds each figure of a sentence in its sources; a small model can
+copy the right figure and attach the wrong unit (the 1.5B model wrote "Thời hạn bảo hiểm tối đa cho mỗi chuyến đi là
+50.000.000 ngày." from a row of the benefit table). Here each figure is read with its unit: the word after it ("14
+ngày", "72 hours", "80%", "30-day"), the currency before it ("USD 250", "$5"), or, for a bare figure in a table cell,
+its column's header ("Excess (USD)"). A sentence's figure with a unit the sources give that figure only with other
+units is reported; a figure the sources also give bare, or not at all (the figure check's business), is not."""
+
+from __future__ import annotations
+
+import re
+
+from citewise.judge.tables import tables
+from citewise.lang import fold
+
+_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{3})+|\d+(?:[.,]\d+)?)(?![\w])")
+_AFTER: list[tuple[str, re.Pattern[str]]] = [
+    (unit, re.compile(r"[\s-]*(?:" + pattern + r")(?![a-z])"))
+    for unit, pattern in [
+        ("%", r"%|per ?cent|percent|phan tram"),
+        ("years of age", r"tuoi|years? old|years? of age"),
+        ("minutes", r"minutes?|phut"),
+        ("hours", r"hours?|gio"),
+        ("days", r"(?:calendar |business |working |consecutive |clear )?days?|ngay"),
+        ("weeks", r"weeks?|tuan"),
+        ("months", r"months?|thang"),
+        ("years", r"years?|nam"),
+        ("USD", r"usd|us dollars?|dollars?"),
+        ("EUR", r"eur|euros?"),
+        ("GBP", r"gbp|pounds?(?: sterling)?"),
+        ("VND", r"vnd|dong|(?:trieu|ty|nghin|ngan) dong"),
+    ]
+]
+_BEFORE: list[tuple[str, re.Pattern[str]]] = [
+    ("USD", re.compile(r"(?:usd|us\$|\$)\s*$")),
+    ("EUR", re.compile(r"(?:eur|€)\s*$")),
+    ("GBP", re.compile(r"(?:gbp|£)\s*$")),
+    ("VND", re.compile(r"vnd\s*$")),
+]
+_HEADER_UNIT = re.compile(r"\(([^()]{1,12})\)\s*$")
+"""A column header's unit, in brackets at its end: "Limit (USD)", "Mức khấu trừ (đồng)"."""
+_REF = re.compile(
+    r"(dieu|khoan|diem|article|art\.?|articles|paragraph|point|section|rule|clause|chapter|chuong|annex|phu luc|muc)"
+    r"\s*$"
+)
+
+
+def _canon(raw: str) -> str:
+    if re.fullmatch(r"\d{1,3}(?:[.,]\d{3})+", raw):
+        return str(int(re.sub(r"[.,]", "", raw)))
+    if re.fullmatch(r"\d+[.,]\d+", raw):
+        return str(float(raw.replace(",", "."))).rstrip("0").rstrip(".")
+    return str(int(raw))
+
+
+def _unit_of(words: str) -> str:
+    """The unit ``words`` name when they are nothing but a unit ("USD", "đồng", "ngày"), else ""."""
+    for unit, rx in _AFTER:
+        m = rx.match(words)
+        if m and m.end() == len(words):
+            return unit
+    return ""
+
+
+def _column_units(low: str) -> dict[tuple[int, int], str]:
+    """Each table cell's span -> the unit its column's header names in brackets."""
+    out: dict[tuple[int, int], str] = {}
+    for table in tables(low):
+        header = table[0]
+        for j, (a, b) in enumerate(header.cells):
+            m = _HEADER_UNIT.search(low[a:b])
+            unit = _unit_of(m.group(1).strip()) if m else ""
+            if unit:
+                for row in table[1:]:
+                    if j < len(row.cells):
+                        out[row.cells[j]] = unit
+    return out
+
+
+def figure_units(text: str, within: list[tuple[int, int]] | None = None) -> dict[str, set[str]]:
+    """Each figure of ``text`` (canonical, as the figure check writes it, without "%") -> the units it is written
+    with ("" for a bare figure); with ``within``, only figures inside those spans (quotes), read in the whole text
+    (a table row's header lies outside its quote). Figures that name provisions ("Điều 12") are left out."""
+    low = fold(text).lower()
+    cells = _column_units(low)
+    out: dict[str, set[str]] = {}
+    for m in _NUMBER.finditer(low):
+        a, b = m.span()
+        if within is not None and not any(s <= a and b <= e for s, e in within):
+            continue
+        before = low[max(0, a - 12) : a]
+        if _REF.search(before):
+            continue
+        unit = next((u for u, rx in _AFTER if rx.match(low, b)), "")
+        unit = unit or next((u for u, rx in _BEFORE if rx.search(before)), "")
+        if not unit:
+            unit = next((u for (s, e), u in cells.items() if s <= a and b <= e and low[s:e].strip() == m.group(0)), "")
+        out.setdefault(_canon(m.group(1)), set()).add(unit)
+    return out
+
+
+def unit_mismatches(sentence: str, sources: list[tuple[str, list[tuple[int, int]] | None]]) -> list[str]:
+    """Figures of ``sentence`` written with a unit that ``sources`` (texts, each with the spans it is quoted in, or
+    ``None`` for all of it) give that figure only with other units: "50000000 ngày (the source: VND)"."""
+    have: dict[str, set[str]] = {}
+    for text, spans in sources:
+        for n, units in figure_units(text, spans).items():
+            have.setdefault(n, set()).update(units)
+    out = []
+    for n, units in sorted(figure_units(sentence).items()):
+        seen = have.get(n)
+        if not seen or "" in seen:
+            continue
+        for unit in sorted(units - {""} - seen):
+            out.append(f"{n} {unit} (the source: {', '.join(sorted(seen))})")
+    return out
