@@ -61,6 +61,18 @@ def test_without_a_header_named_the_column_holding_the_kind_asked_for() -> None:
     assert find_cell("Cuộc họp kéo dài bao lâu?", RETENTION, ["duration"], min_row_words=2) is None
 
 
+def test_a_row_holding_little_of_the_question_is_no_answer_when_no_column_is_named() -> None:
+    """The default answer to "when must processing stop after consent is withdrawn" was the marketing-data row of
+    the retention table ("24 tháng"): the row shares only "dữ liệu" with a question about stopping processing."""
+    retention = RETENTION + "Dữ liệu phục vụ tiếp thị | 24 tháng | Ngày khách hàng đồng ý\n"
+    asked = "Sau khi tôi rút lại sự đồng ý, doanh nghiệp phải ngừng xử lý dữ liệu trong bao lâu?"
+    assert find_cell(asked, retention, ["duration"], min_row_words=2) is None
+    kept = find_cell("Dữ liệu tiếp thị được giữ bao lâu?", retention, ["duration"], min_row_words=2)
+    assert kept is not None and kept.value == "24 tháng"
+    by_header = find_cell("Hồ sơ bồi thường của khách hàng được lưu trữ tối đa bao lâu?", retention, ["duration"], 2)
+    assert by_header is not None and by_header.value == "10 năm"  # the column is named: the row may share less
+
+
 def test_the_judge_takes_a_named_cell_as_the_answer_but_not_for_yes_no() -> None:
     passages = [Passage("Unrelated text about something else.", 0), Passage(SCHEDULE, 500)]
     low = Answerability(0.1, None, "other", "features")

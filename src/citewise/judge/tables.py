@@ -25,6 +25,11 @@ steps to take ("what must I do when my baggage is lost?" is not answered by the 
 party, a place, a reason or a definition."""
 
 
+ROW_SHARE = 1 / 3
+"""With no column named by its header, the row's label must hold this share of the question's topic words: "Sau khi
+tôi rút lại sự đồng ý, doanh nghiệp phải ngừng xử lý dữ liệu trong bao lâu?" shares only "dữ liệu" with the row
+"Dữ liệu phục vụ tiếp thị" of a table of retention periods, which does not say when processing stops."""
+
 _DEDUCTIBLE = re.compile(r"\b(?:excess(?:es)?|deductibles?|franchise|mức khấu trừ|khấu trừ|miễn thường)\b", re.I)
 """Words naming the part of a claim the insured bears: such a column answers only a question that names it."""
 
@@ -122,6 +127,8 @@ def find_cell(question: str, text: str, kinds: list[str], min_row_words: int = 1
         columns = range(1, len(header.cells))
         by_header = {j: len(topic_keys(cell(header, j)) & rest) for j in columns}
         best = max(by_header.values(), default=0)
+        if not best and named[0][0] < len(asked) * ROW_SHARE:
+            continue  # no header named and the row holds little of the question: the table is beside it
         chosen = [j for j in columns if by_header[j] == best] if best else []
         if len(chosen) != 1:  # no header named (or two alike): the one column holding the kind asked for
             valued = [j for j in (chosen or columns) if holds_value(cell(row, j), kinds)]
