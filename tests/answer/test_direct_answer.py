@@ -126,6 +126,33 @@ def test_different_time_limits_of_one_procedure_are_not_a_conflict() -> None:
     assert not any(s.text.startswith("Another states") for s in draft.sentences)
 
 
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Sau khi tôi rút lại sự đồng ý, doanh nghiệp phải ngừng xử lý dữ liệu trong bao lâu?", "05 ngày làm việc"),
+        ("Doanh nghiệp bảo hiểm phải thông báo vi phạm dữ liệu cho Hiệp hội trong bao lâu?", "72 giờ"),
+    ],
+)
+def test_two_duties_of_one_provision_with_their_own_time_limits_are_not_a_conflict(question: str, answer: str) -> None:
+    """Alike in wording (the boilerplate of a Vietnamese duty), but each holds words of the question the other lacks:
+    the duty asked about ("ngừng xử lý dữ liệu", "Hiệp hội") and another one."""
+    text = (
+        "Điều 8. Quyền của khách hàng\n"
+        "1. Khách hàng có quyền rút lại sự đồng ý bất kỳ lúc nào.\n"
+        "2. Doanh nghiệp bảo hiểm phải ngừng xử lý dữ liệu trong thời hạn 05 ngày làm việc kể từ ngày nhận được yêu cầu "
+        "rút lại sự đồng ý.\n"
+        "3. Doanh nghiệp bảo hiểm phải đáp ứng yêu cầu trong thời hạn 10 ngày làm việc kể từ ngày nhận được yêu cầu.\n"
+        "Điều 9. Thông báo vi phạm dữ liệu\n"
+        "1. Khi phát hiện vi phạm dữ liệu, doanh nghiệp bảo hiểm phải thông báo cho Hiệp hội trong thời hạn 72 giờ kể từ "
+        "thời điểm phát hiện.\n"
+        "2. Trường hợp vi phạm liên quan đến dữ liệu cá nhân nhạy cảm, doanh nghiệp bảo hiểm phải thông báo cho khách "
+        "hàng bị ảnh hưởng trong thời hạn 07 ngày làm việc kể từ thời điểm phát hiện."
+    )
+    draft = ExtractiveGenerator().generate(question, [_fragment(text, lang="vi")], "vi")
+    assert draft.sentences[0].text == f"Thời hạn là {answer}.", [s.text for s in draft.sentences]
+    assert not any("khác nhau" in s.text for s in draft.sentences)
+
+
 def test_a_special_case_set_against_the_rule_is_not_a_conflict() -> None:
     rule = _fragment(
         "The report shall be made immediately, and in any event not later than 15 days after the provider becomes "

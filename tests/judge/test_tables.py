@@ -73,6 +73,14 @@ def test_a_row_holding_little_of_the_question_is_no_answer_when_no_column_is_nam
     assert by_header is not None and by_header.value == "10 năm"  # the column is named: the row may share less
 
 
+def test_the_words_every_row_shares_with_the_first_header_cell_name_no_row() -> None:
+    """A near-miss of the legal set: no row of the retention table is fingerprint data; "dữ liệu" is in the first
+    header cell ("Loại dữ liệu") and names what every row is."""
+    retention = RETENTION + "Dữ liệu phục vụ tiếp thị | 24 tháng | Ngày khách hàng đồng ý\n"
+    fingerprint = "Dữ liệu vân tay dùng để đăng nhập ứng dụng bảo hiểm được lưu trữ tối đa bao lâu?"
+    assert find_cell(fingerprint, retention, ["duration"], min_row_words=2) is None
+
+
 def test_the_judge_takes_a_named_cell_as_the_answer_but_not_for_yes_no() -> None:
     passages = [Passage("Unrelated text about something else.", 0), Passage(SCHEDULE, 500)]
     low = Answerability(0.1, None, "other", "features")

@@ -22,6 +22,7 @@ from citewise.chunk.referents import refers_back
 from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
 from citewise.judge.qtype import agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words, one_line
+from citewise.judge.tables import SEP as TABLE_SEP
 from citewise.lang import detect_language
 from citewise.retrieve.wording import reworded
 from citewise.textmatch import UNIT as _UNIT
@@ -229,6 +230,13 @@ a person, ... not later than 10 days") are no conflict of figures."""
 
 RIVAL_WORDS = 3
 """Topic words two differently worded sentences must share to be read as stating the same thing."""
+OWN_WORDS = 2
+"""Topic words one sentence holds and the other lacks that make them two statements, however alike their wording:
+"... phải ngừng xử lý dữ liệu trong thời hạn 05 ngày làm việc kể từ ngày nhận được yêu cầu rút lại sự đồng ý" and
+"... phải đáp ứng yêu cầu trong thời hạn 10 ngày làm việc kể từ ngày nhận được yêu cầu", asked when processing stops
+after consent is withdrawn; "... thông báo cho Hiệp hội trong thời hạn 72 giờ" and "... thông báo cho khách hàng bị
+ảnh hưởng trong thời hạn 07 ngày làm việc", asked how soon the Association is told (Vietnamese keys are syllables:
+"Hiệp hội" is two)."""
 
 
 def _same_statement(question: str, lang: str, a: _Candidate, b: _Candidate, value_a: str, value_b: str) -> bool:
@@ -242,12 +250,14 @@ def _same_statement(question: str, lang: str, a: _Candidate, b: _Candidate, valu
     same_doc = a.fragment.evidence.chunk.doc_id == b.fragment.evidence.chunk.doc_id
     if (same_doc and a.start < b.end and b.start < a.end) or value_a in b.text:
         return False  # one sentence inside the other (a list and its item), or the figure is restated there
+    topic = _topic(question)
+    in_a, in_b = topic & _keys(a.text), topic & _keys(b.text)
+    if len(in_a - in_b) >= OWN_WORDS or len(in_b - in_a) >= OWN_WORDS:
+        return False  # one says more of what is asked: two duties of one provision, not one duty twice
     if _jaccard(a.text.replace(value_a, " "), b.text.replace(value_b, " ")) >= 0.35:
         return True
     if lang != "en":
         return False
-    topic = _topic(question)
-    in_a, in_b = topic & _keys(a.text), topic & _keys(b.text)
     # three topic words at least: "pay" and "medical" are shared by the medical-expenses cover and the evacuation
     # cover of one policy, which state two limits, not one limit twice
     return len(in_a & in_b) >= max(RIVAL_WORDS, 2 * len(in_a) / 3)
@@ -620,6 +630,8 @@ class ExtractiveGenerator(Generator):
         """(answer type, value, sentence, start of the value in Document.text) of the first answer of one of
         ``kinds`` (``_direct_kinds`` of the question) that ``cand`` holds, in the unit the question names first."""
         if not _on_topic(question, f"{cand.fragment.evidence.chunk.header} {cand.text}"):
+            return None
+        if TABLE_SEP in cand.text:  # a table's row: its value is stated by its row and column (``table_answer``)
             return None
         for kind in kinds:
             found = [sp for sp in answer_spans(kind, cand.text) if _answer_like(kind, cand.text, sp)]

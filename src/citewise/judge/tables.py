@@ -113,9 +113,14 @@ def find_cell(question: str, text: str, kinds: list[str], min_row_words: int = 1
             a, b = line.cells[j]
             return text[a:b]
 
+        # the first header cell names what every row is ("Loại dữ liệu", "Category of records"): its words alone
+        # single out no row ("dữ liệu" of a question about fingerprint data is not the marketing-data row)
+        generic = topic_keys(cell(header, 0))
         named = []
         for row in rows:
             label = topic_keys(cell(row, 0))
+            if not (label & asked) - generic:
+                continue
             shared = len(label & asked)
             if shared and shared >= min(min_row_words, len(label)):
                 named.append((shared, row))
