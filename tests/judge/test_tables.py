@@ -81,6 +81,15 @@ def test_the_words_every_row_shares_with_the_first_header_cell_name_no_row() -> 
     assert find_cell(fingerprint, retention, ["duration"], min_row_words=2) is None
 
 
+def test_a_column_named_in_spoken_words_is_named() -> None:
+    """A policyholder's "what I pay myself" is the excess (the policy's own definition): with the question's
+    language, its spoken forms count in the provisions' wording (retrieve/wording.py)."""
+    asked = "How much do I have to pay myself on a buildings claim?"
+    cell = find_cell(asked, SCHEDULE, ["amount"], 1, "en")
+    assert cell is not None and (cell.column, cell.value) == ("Excess (USD)", "250")
+    assert find_cell(asked, SCHEDULE, ["amount"], 1) is None  # read as typed: no column named, the row too vague
+
+
 def test_the_judge_takes_a_named_cell_as_the_answer_but_not_for_yes_no() -> None:
     passages = [Passage("Unrelated text about something else.", 0), Passage(SCHEDULE, 500)]
     low = Answerability(0.1, None, "other", "features")

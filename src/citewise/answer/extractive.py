@@ -585,7 +585,7 @@ class ExtractiveGenerator(Generator):
         for fi, f in enumerate(fragments):
             if f.evidence.supporting:
                 continue
-            cell = find_cell(question, f.text, kinds, min_row_words(lang))
+            cell = find_cell(question, f.text, kinds, min_row_words(lang), lang)
             if cell is None:
                 continue
             row = _quote(f, fi, cell.row_span)

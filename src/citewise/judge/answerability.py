@@ -237,7 +237,7 @@ def table_answer(
         return None
     kinds = KINDS_ASKED.get(judged.qtype, [])
     for i, p in enumerate(passages):
-        cell = find_cell(question, p.text, kinds, min_row_words(lang))
+        cell = find_cell(question, p.text, kinds, min_row_words(lang), lang)
         if cell is None:
             continue
         (a, b), (va, vb) = cell.row_span, cell.value_span

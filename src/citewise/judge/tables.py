@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from citewise.judge.qtype import answer_spans
+from citewise.retrieve.wording import reworded
 from citewise.textmatch import question_type, topic_keys
 
 SEP = " | "
@@ -98,14 +99,18 @@ def min_row_words(lang: str) -> int:
     return 1 if lang == "en" else 2
 
 
-def find_cell(question: str, text: str, kinds: list[str], min_row_words: int = 1) -> Cell | None:
+def find_cell(question: str, text: str, kinds: list[str], min_row_words: int = 1, lang: str = "") -> Cell | None:
     """The cell of a table in ``text`` that answers ``question``: the row whose first cell shares most of the
     question's topic words (at least ``min_row_words``, fewer if the label has fewer; a tie makes no answer),
     and the column whose header shares most of the rest, or else the only column whose cell in that row holds
-    a value of ``kinds``."""
+    a value of ``kinds``. With ``lang``, the question's spoken forms also count in the provisions' wording
+    (``retrieve.wording.reworded``: "what I pay myself" names the excess column)."""
     asked = topic_keys(question)
     if not asked or question_type(question) not in TABLE_TYPES:
         return None
+    legal = reworded(question, lang) if lang else question
+    asked |= topic_keys(legal)
+    deductible = bool(_DEDUCTIBLE.search(question) or _DEDUCTIBLE.search(legal))
     for table in tables(text):
         header, rows = table[0], table[1:]
 
@@ -137,7 +142,7 @@ def find_cell(question: str, text: str, kinds: list[str], min_row_words: int = 1
         chosen = [j for j in columns if by_header[j] == best] if best else []
         if len(chosen) != 1:  # no header named (or two alike): the one column holding the kind asked for
             valued = [j for j in (chosen or columns) if holds_value(cell(row, j), kinds)]
-            if len(valued) > 1 and not _DEDUCTIBLE.search(question):
+            if len(valued) > 1 and not deductible:
                 # "how much will the policy pay": the limit, never the excess the insured bears, unless named
                 valued = [j for j in valued if not _DEDUCTIBLE.search(cell(header, j))]
             chosen = valued if len(valued) == 1 else []
