@@ -74,11 +74,22 @@ def test_the_answering_sentence_is_shown_even_when_the_limit_would_leave_it_out(
     clause1 = ARTICLE.split("\n")[1]
     at = ARTICLE.index("15 ngày")
     frag = Fragment("F1", Evidence(chunk=chunk, doc_title="Quy tắc", score=1.0), focus=(at, at + 7))
-    q = "Thời hạn giải quyết bồi thường là bao lâu?"  # clause 2 holds more of its words than clause 1
+    q = "Trường hợp từ chối bồi thường thì phải thông báo trong bao lâu?"  # clause 2 holds more of its words
     shown = build(q, [frag], "vi", False, 3, limit_chars=150, focused=True)
     assert next(x.text for x in shown.cited.values()) == clause1
     unfocused = build(q, [Fragment("F1", frag.evidence)], "vi", False, 3, limit_chars=150, focused=True)
     assert clause1 not in [x.text for x in unfocused.cited.values()]
+
+
+def test_a_shorter_sentence_covering_less_of_the_question_does_not_take_the_place_of_the_best() -> None:
+    """Clause 1 states the time limit asked for and holds most of the question's words, but with the heading it is
+    over the limit; clause 2 fits. The model was shown clause 2 alone and stated the refusal notice."""
+    chunk = Chunk("d1", 0, None, "Điều 12", ["Điều 12"], "[Quy tắc › Điều 12]", ARTICLE, 0, len(ARTICLE), "vi", "t:d")
+    clause1, clause2 = ARTICLE.split("\n")[1:3]
+    frag = Fragment("F1", Evidence(chunk=chunk, doc_title="Quy tắc", score=1.0))
+    shown = build("Thời hạn giải quyết bồi thường là bao lâu?", [frag], "vi", False, 3, limit_chars=150, focused=True)
+    assert [x.text for x in shown.cited.values()] == [clause1]
+    assert clause2 not in shown.messages[1]["content"]
 
 
 PLANTED = (

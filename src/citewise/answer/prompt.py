@@ -131,10 +131,15 @@ def _kept(
     # the answering sentence is shown even when it alone is over the limit
     chosen = {0} | {i for i, (a, b) in enumerate(spans) if focus and a < focus[1] and focus[0] < b}
     used = sum(spans[i][1] - spans[i][0] for i in chosen)
-    ranked = sorted(range(1, len(spans)), key=lambda i: -coverage(question, text[spans[i][0] : spans[i][1]]))
+    covers = {i: coverage(question, text[a:b]) for i, (a, b) in enumerate(spans)}
+    ranked = sorted(range(1, len(spans)), key=lambda i: -covers[i])
+    blocked: float | None = None
     for i in ranked:
         size = spans[i][1] - spans[i][0]
-        if i in chosen or used + size > limit_chars:
+        if i in chosen or (blocked is not None and covers[i] < blocked):
+            continue  # a shorter sentence covering less of the question does not take the place of a better one
+        if used + size > limit_chars:
+            blocked = covers[i] if blocked is None else blocked
             continue
         chosen.add(i)
         used += size

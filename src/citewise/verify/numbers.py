@@ -17,8 +17,8 @@ _DATE_NUM = re.compile(r"\b(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\b")
 _DATE_EN = re.compile(r"\b(\d{1,2})\s+(" + "|".join(_MONTHS) + r")\s+(\d{4})\b", re.I)
 _DATE_VI = re.compile(r"\bngay\s+(\d{1,2})\s+thang\s+(\d{1,2})\s+nam\s+(\d{4})\b", re.I)
 _CODE = re.compile(r"\b\d{1,4}/\d{4}/[A-ZĐ][\w\-]*\b|\b[A-Z]{1,5}-\d{2,4}(?:/\d{1,4})?\b")
-_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{3})+|\d+(?:[.,]\d+)?)(?![\w])(\s*%)?")
-_REF_CONTEXT = re.compile(
+NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{3})+|\d+(?:[.,]\d+)?)(?![\w])(\s*%)?")
+REF_CONTEXT = re.compile(
     r"(dieu|khoan|diem|article|art\.?|articles|paragraph|point|section|rule|clause|chapter|chuong|annex|phu luc|recital|muc)\s*$",
     re.I,
 )
@@ -53,7 +53,8 @@ def _spelled(text: str) -> set[str]:
     return {str(_EN_WORDS.get(m.group(1)) or _VI_WORDS[m.group(1)]) for m in _SPELLED.finditer(text.lower())}
 
 
-def _canon_number(raw: str) -> str:
+def canon_number(raw: str) -> str:
+    """A figure as written ("1.000.000", "0,08", "07") in one form ("1000000", "0.08", "7")."""
     if re.fullmatch(r"\d{1,3}(?:[.,]\d{3})+", raw):
         return str(int(re.sub(r"[.,]", "", raw)))
     if re.fullmatch(r"\d+[.,]\d+", raw):
@@ -84,14 +85,14 @@ def extract_numbers(text: str) -> set[str]:
     for m in _CODE.finditer(text):
         out.add("code:" + fold(m.group(0)).lower())
         spans.append(m.span())
-    for m in _NUMBER.finditer(f):
+    for m in NUMBER.finditer(f):
         if any(s <= m.start() < e for s, e in spans):
             continue
-        if _REF_CONTEXT.search(f[max(0, m.start() - 12) : m.start()]) or (
+        if REF_CONTEXT.search(f[max(0, m.start() - 12) : m.start()]) or (
             f[m.end() : m.end() + 1] == ")" and "(" in f[max(0, m.start() - 1) : m.start()]
         ):
             continue
-        canon = _canon_number(m.group(1))
+        canon = canon_number(m.group(1))
         out.add(canon + ("%" if m.group(2) else ""))
     return out | _spelled(nfc(text))
 

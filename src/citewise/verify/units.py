@@ -14,8 +14,8 @@ import re
 
 from citewise.judge.tables import tables
 from citewise.lang import fold
+from citewise.verify.numbers import NUMBER, REF_CONTEXT, canon_number
 
-_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{3})+|\d+(?:[.,]\d+)?)(?![\w])")
 _AFTER: list[tuple[str, re.Pattern[str]]] = [
     (unit, re.compile(r"[\s-]*(?:" + pattern + r")(?![a-z])"))
     for unit, pattern in [
@@ -41,18 +41,6 @@ _BEFORE: list[tuple[str, re.Pattern[str]]] = [
 ]
 _HEADER_UNIT = re.compile(r"\(([^()]{1,12})\)\s*$")
 """A column header's unit, in brackets at its end: "Limit (USD)", "Mức khấu trừ (đồng)"."""
-_REF = re.compile(
-    r"(dieu|khoan|diem|article|art\.?|articles|paragraph|point|section|rule|clause|chapter|chuong|annex|phu luc|muc)"
-    r"\s*$"
-)
-
-
-def _canon(raw: str) -> str:
-    if re.fullmatch(r"\d{1,3}(?:[.,]\d{3})+", raw):
-        return str(int(re.sub(r"[.,]", "", raw)))
-    if re.fullmatch(r"\d+[.,]\d+", raw):
-        return str(float(raw.replace(",", "."))).rstrip("0").rstrip(".")
-    return str(int(raw))
 
 
 def _unit_of(words: str) -> str:
@@ -86,18 +74,18 @@ def figure_units(text: str, within: list[tuple[int, int]] | None = None) -> dict
     low = fold(text).lower()
     cells = _column_units(low)
     out: dict[str, set[str]] = {}
-    for m in _NUMBER.finditer(low):
-        a, b = m.span()
+    for m in NUMBER.finditer(low):
+        a, b = m.span(1)
         if within is not None and not any(s <= a and b <= e for s, e in within):
             continue
         before = low[max(0, a - 12) : a]
-        if _REF.search(before):
+        if REF_CONTEXT.search(before):
             continue
-        unit = next((u for u, rx in _AFTER if rx.match(low, b)), "")
+        unit = "%" if m.group(2) else next((u for u, rx in _AFTER if rx.match(low, b)), "")
         unit = unit or next((u for u, rx in _BEFORE if rx.search(before)), "")
         if not unit:
-            unit = next((u for (s, e), u in cells.items() if s <= a and b <= e and low[s:e].strip() == m.group(0)), "")
-        out.setdefault(_canon(m.group(1)), set()).add(unit)
+            unit = next((u for (s, e), u in cells.items() if s <= a and b <= e and low[s:e].strip() == m.group(1)), "")
+        out.setdefault(canon_number(m.group(1)), set()).add(unit)
     return out
 
 
