@@ -52,3 +52,23 @@ def test_detect_language(text: str, lang: str) -> None:
 )
 def test_label_keys(label: str, key: str | None) -> None:
     assert label_key(label) == key
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How quickly does Bluewave pay out once I've sent everything?",  # "ve" of "I've" read as the syllable "về"
+        "Who was Frédéric Chopin?",  # acute and umlaut marks are not Vietnamese ones
+        "What is located after Rüdesheim am Rhein and Koblenz?",
+        "Who moved his court from Kraków to Warsaw in 1596?",
+    ],
+)
+def test_english_questions_with_contractions_or_foreign_names_are_english(question: str) -> None:
+    assert detect_language(question) == "en"
+
+
+@pytest.mark.parametrize(
+    "question", ["Là gì?", "xin chào", "toi co the huy hop dong bao hiem khong", "Thoi han boi thuong la bao lau?"]
+)
+def test_short_or_unmarked_vietnamese_questions_stay_vietnamese(question: str) -> None:
+    assert detect_language(question) == "vi"

@@ -7,6 +7,10 @@ import unicodedata
 
 _VI_ONLY = set("ăâđêôơưĂÂĐÊÔƠƯ")
 _WORD = re.compile(r"[^\W\d_]+")
+_VI_MARKS = frozenset("\u0302\u0306\u0309\u0323\u031b")
+"""Marks of Vietnamese letters that French, German or Spanish names do not carry together with them: circumflex,
+breve, hook above, dot below, horn ("Frédéric", "Kraków", "Rüdesheim" are not Vietnamese)."""
+_CONTRACTION = re.compile(r"(?<=[A-Za-z])['’](?:ve|s|t|ll|re|d|m)\b", re.I)
 # Frequent Vietnamese syllables that survive diacritic loss ("dieu", "khoan" are not English words).
 _VI_FOLDED_HINTS = {
     "cua",
@@ -48,6 +52,27 @@ _VI_FOLDED_HINTS = {
     "muc",
 }
 _EN_HINTS = {
+    # question words and pronouns of people's questions that are no Vietnamese syllable without its marks
+    "how",
+    "what",
+    "when",
+    "where",
+    "who",
+    "why",
+    "does",
+    "did",
+    "will",
+    "would",
+    "should",
+    "you",
+    "your",
+    "have",
+    "has",
+    "was",
+    "were",
+    "if",
+    "much",
+    "many",
     "the",
     "of",
     "and",
@@ -130,16 +155,17 @@ def detect_language(text: str, sample: int = 20000) -> str:
     letters = [c for c in head if c.isalpha()]
     if not letters:
         return "en"
-    marked = sum(
-        1
-        for c in letters
-        if c in _VI_ONLY or (not c.isascii() and unicodedata.combining(unicodedata.normalize("NFD", c)[-1]) > 0)
-    )
+    marked = sum(1 for c in letters if c in _VI_ONLY or not _VI_MARKS.isdisjoint(unicodedata.normalize("NFD", c)[1:]))
     if marked / len(letters) > 0.02:
         return "vi"
-    words = [w.lower() for w in _WORD.findall(fold(head))]
+    # "I've", "Bluewave's", "don't": English; their tails ("ve", "s") would read as Vietnamese syllables
+    contractions = len(_CONTRACTION.findall(head))
+    words = [w.lower() for w in _WORD.findall(fold(_CONTRACTION.sub(" ", head)))]
     if not words:
         return "en"
     vi = sum(1 for w in words if w in _VI_FOLDED_HINTS)
-    en = sum(1 for w in words if w in _EN_HINTS)
-    return "vi" if vi > en else "en"
+    en = contractions + sum(1 for w in words if w in _EN_HINTS)
+    if vi != en:
+        return "vi" if vi > en else "en"
+    # no word decides ("xin chào"): other marks on letters ("à", "é") then say Vietnamese
+    return "vi" if any(not c.isascii() and unicodedata.normalize("NFD", c) != c for c in letters) else "en"
