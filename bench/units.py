@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from citewise.verify.numbers import unsupported_numbers
+from citewise.verify.numbers import NUMBER, unsupported_numbers
 from citewise.verify.units import unit_mismatches
 from citewise.verify.validator import Validator
 from common import command_line, machine, md_table, write_results, write_section
@@ -53,17 +53,14 @@ SWAP = {
     "tuổi": "năm",
     "đồng": "USD",
 }
-_FIGURE = re.compile(
-    r"(?<![\w.,])\d{1,3}(?:[.,]\d{3})+(?![\w])|(?<![\w.,])\d+(?:[.,]\d+)?(?![\w])",
-)
 _UNIT = re.compile(r"(\s*)(" + "|".join(sorted(map(re.escape, SWAP), key=len, reverse=True)) + r")(?!\w)", re.I)
 _BEFORE = re.compile(r"(USD)(\s*)$")
 
 
 def swapped(claim: str) -> str | None:
     """The claim with its first figure's unit swapped, or ``None`` when no figure has a unit."""
-    for m in _FIGURE.finditer(claim):
-        after = _UNIT.match(claim, m.end())
+    for m in NUMBER.finditer(claim):
+        after = _UNIT.match(claim, m.end(1))
         if after:
             word = after.group(2)
             new = SWAP[word.lower()]

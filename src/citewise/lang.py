@@ -155,7 +155,9 @@ def detect_language(text: str, sample: int = 20000) -> str:
     letters = [c for c in head if c.isalpha()]
     if not letters:
         return "en"
-    marked = sum(1 for c in letters if c in _VI_ONLY or not _VI_MARKS.isdisjoint(unicodedata.normalize("NFD", c)[1:]))
+    wide = [c for c in letters if not c.isascii()]
+    marks = [unicodedata.normalize("NFD", c)[1:] for c in wide]  # each letter's combining marks
+    marked = sum(1 for c, m in zip(wide, marks, strict=True) if c in _VI_ONLY or not _VI_MARKS.isdisjoint(m))
     if marked / len(letters) > 0.02:
         return "vi"
     # "I've", "Bluewave's", "don't": English; their tails ("ve", "s") would read as Vietnamese syllables
@@ -168,4 +170,4 @@ def detect_language(text: str, sample: int = 20000) -> str:
     if vi != en:
         return "vi" if vi > en else "en"
     # no word decides ("xin chào"): other marks on letters ("à", "é") then say Vietnamese
-    return "vi" if any(not c.isascii() and unicodedata.normalize("NFD", c) != c for c in letters) else "en"
+    return "vi" if any(marks) else "en"

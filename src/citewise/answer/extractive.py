@@ -21,8 +21,7 @@ from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
 from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
 from citewise.judge.qtype import agent_spans, answer_spans, question_type
-from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words, one_line
-from citewise.judge.tables import SEP as TABLE_SEP
+from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
 from citewise.lang import detect_language
 from citewise.retrieve.wording import reworded
 from citewise.textmatch import UNIT as _UNIT
@@ -631,7 +630,7 @@ class ExtractiveGenerator(Generator):
         ``kinds`` (``_direct_kinds`` of the question) that ``cand`` holds, in the unit the question names first."""
         if not _on_topic(question, f"{cand.fragment.evidence.chunk.header} {cand.text}"):
             return None
-        if TABLE_SEP in cand.text:  # a table's row: its value is stated by its row and column (``table_answer``)
+        if SEP in cand.text:  # a table's row: its value is stated by its row and column (``table_answer``)
             return None
         for kind in kinds:
             found = [sp for sp in answer_spans(kind, cand.text) if _answer_like(kind, cand.text, sp)]
