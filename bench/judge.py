@@ -160,7 +160,7 @@ def support_contrast(scorer_name: str = "trained") -> dict[str, Any]:
     """The support scorer on bench/sets/support_contrast.jsonl: restatements must pass, swapped figures,
     parties, negations, modality and exceptions must fail. AUC, precision/recall at the shipped thresholds,
     and the share judged right per kind."""
-    from citewise.verify.numbers import unsupported_numbers
+    from citewise.figures import unsupported_numbers
     from citewise.verify.scorer import get_scorer
 
     scorer = get_scorer(scorer_name)

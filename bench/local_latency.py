@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 import citewise
+from citewise.figures import extract_numbers, unsupported_numbers
 from citewise.lang import folded_words
 from citewise.settings import Settings
-from citewise.verify.numbers import extract_numbers, unsupported_numbers
 from common import command_line, loadavg, machine, md_table, write_results, write_section
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,7 +6,7 @@ first unit is swapped for another ("14 days" -> "14 hours", "30 ngày" -> "30 th
 USD", "80%" -> "80 ngày"). The claims are restatements, not copies, so the support scorer reads a paraphrase with the
 wrong unit. Each probe and its original are judged as the validator judges a sentence resting on one quote: the
 trained support scorer at its shipped threshold, the figure check, and with or without the unit check
-(verify/units.py). Nothing here was used to write or tune the unit check.
+(judge/units.py). Nothing here was used to write or tune the unit check.
 
     .venv/bin/python bench/units.py
 """
@@ -18,8 +18,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from citewise.verify.numbers import NUMBER, unsupported_numbers
-from citewise.verify.units import unit_mismatches
+from citewise.figures import NUMBER, unsupported_numbers
+from citewise.judge.units import unit_mismatches
 from citewise.verify.validator import Validator
 from common import command_line, machine, md_table, write_results, write_section
 
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
         'claim of the written support pairs that writes a figure with a unit, its first unit swapped ("14 days" -> '
         '"14 hours", "30 ngày" -> "30 tháng", "đồng" -> "USD", "%" -> "days"); the claims are restatements, '
         "so the scorer reads a paraphrase with the wrong unit. Judged as a sentence resting on one quote: support at "
-        "the shipped threshold and the figure check, without and with the unit check (verify/units.py). Nothing here "
+        "the shipped threshold and the figure check, without and with the unit check (judge/units.py). Nothing here "
         "was used to write the check.\n\n" + table + "\n"
     )
     write_section("Figures that change their unit", text)

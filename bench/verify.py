@@ -29,7 +29,7 @@ from training.support_perturb import perturbed_pairs
 from training.support_synth import synthetic_pairs
 
 from citewise.evaluate.classification import auc, binary_figures, calibration_curve
-from citewise.verify.numbers import unsupported_numbers
+from citewise.figures import unsupported_numbers
 from citewise.verify.scorer import DEFAULT_WEIGHTS, SupportScorer, get_scorer
 from common import write_section
 

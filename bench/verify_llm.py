@@ -40,8 +40,8 @@ from training.support_pairs import Pair, load_pairs
 from citewise.answer.models import model_path
 from citewise.evaluate.classification import auc
 from citewise.evaluate.classification import binary_figures as figures
+from citewise.figures import unsupported_numbers
 from citewise.verify.entailment import SOURCE_CHARS, Judgement, LlamaCppJudge, excerpt
-from citewise.verify.numbers import unsupported_numbers
 from citewise.verify.scorer import DEFAULT_WEIGHTS, get_scorer
 from citewise.verify.validator import Validator
 from common import write_section

@@ -33,8 +33,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from citewise.figures import extract_numbers
 from citewise.textmatch import content_words, coverage
-from citewise.verify.numbers import extract_numbers
 
 DEV_SHARE = 0.3
 LABELS = ("supported", "partial", "unsupported")

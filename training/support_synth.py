@@ -19,10 +19,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from citewise.chunk.sentences import sentence_spans
+from citewise.figures import extract_numbers
 from citewise.jsonlines import json_lines
 from citewise.textmatch import content_words, coverage
 from citewise.verify.cues import FLIPS
-from citewise.verify.numbers import extract_numbers
 from training.support_pairs import _EN_MODAL, _EN_NEGATE, _VI_MODAL, _VI_NEGATE, Pair, _first_sub, split_of
 
 _LABEL = re.compile(r"^\s*(?:\d+[.)]|[a-zđ][.)]|\([a-z0-9]+\)|[-–•])\s*", re.I)

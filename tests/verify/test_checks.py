@@ -6,9 +6,9 @@ import pytest
 
 from citewise.answer.markers import split_markers
 from citewise.answer.records import Draft, DraftSentence, Fragment
+from citewise.figures import extract_numbers, unsupported_numbers
 from citewise.retrieve.records import Evidence
 from citewise.types import Chunk
-from citewise.verify.numbers import extract_numbers, unsupported_numbers
 from citewise.verify.validator import Validator
 
 VI = "1. Mức khấu trừ áp dụng cho mỗi vụ tổn thất là 2.000.000 đồng. 2. Công ty thông báo trong thời hạn 15 ngày làm việc theo Điều 5 Quy tắc này."

@@ -1,11 +1,11 @@
-"""A figure keeps its unit (verify/units.py): the word after it, the currency before it, or a table column's header."""
+"""A figure keeps its unit (judge/units.py): the word after it, the currency before it, or a table column's header."""
 
 from __future__ import annotations
 
 import pytest
 
 from citewise.answer.records import Draft, DraftSentence, Quote
-from citewise.verify.units import figure_units, unit_mismatches
+from citewise.judge.units import figure_units, unit_mismatches
 from citewise.verify.validator import Validator
 from tests.verify.test_checks import fragment
 

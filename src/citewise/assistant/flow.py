@@ -14,7 +14,15 @@ from citewise.answer.base import Generator, GeneratorError
 from citewise.answer.extractive import ExtractiveGenerator, names_a_conflict, states_figure_asked
 from citewise.answer.llama_local import LlamaCppGenerator
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
-from citewise.assistant.records import LOW_CONFIDENCE, NO_DIRECT, NO_DIRECT_ANSWER, REFUSED, Answer, AnswerSentence
+from citewise.assistant.records import (
+    LOW_CONFIDENCE,
+    NO_DIRECT,
+    NO_DIRECT_ANSWER,
+    NOT_STATED,
+    REFUSED,
+    Answer,
+    AnswerSentence,
+)
 from citewise.assistant.relevance import OFF_TOPIC, off_topic, same_sentence
 from citewise.assistant.report import build_report, write_report
 from citewise.chunk.sentences import sentence_spans
@@ -103,7 +111,10 @@ class Assistant:
                 f"no evidence sentence states the answer (answerability {judged.score:.2f} "
                 f"< {threshold:.2f}, {judged.qtype} question)"
             )
-            return self._report(self._no_direct(question, lang, result, why, judged.score, timings, t0), result, [])
+            if judged.absent:
+                why += f"; the question takes as given {', '.join(judged.absent)}, which the evidence does not state"
+            answer = self._no_direct(question, lang, result, why, judged.score, timings, t0, not_stated=judged.absent)
+            return self._report(answer, result, [])
         if judged is not None and judged.span is not None:
             span = judged.span
             fragments = focus_on(fragments, result.evidence[span.evidence], (span.char_start, span.char_end))
@@ -253,17 +264,21 @@ class Assistant:
         t0: float,
         attempts: list[str] | None = None,
         tokens: dict[str, int] | None = None,
+        not_stated: list[str] | None = None,
     ) -> Answer:
         """The honest middle outcome: relevant provisions, none stating the answer (as the judge read them, or
         as no sentence could be stated and supported from them), listed with their opening sentences as
-        citations."""
+        citations; ``not_stated``: figures the question takes as given that they do not state, named."""
         closest = [closest_citation(e) for e in result.evidence if not e.supporting][: self.settings.closest]
         lines = [f"[{i}] {c.doc_title} — {c.label}" for i, c in enumerate(closest, start=1)]
+        lead = NO_DIRECT[lang]
+        if not_stated:
+            lead += " " + NOT_STATED[lang].format(figures=", ".join(f"“{f}”" for f in not_stated))
         timings["total"] = (self.clock() - t0) * 1000
         return Answer(
             question=question,
             lang=lang,
-            text="\n".join([NO_DIRECT[lang], *lines]),
+            text="\n".join([lead, *lines]),
             sentences=[],
             refused=False,
             reason=reason,

@@ -15,6 +15,11 @@ NO_DIRECT = {
     "en": "The sources do not answer this question directly. The closest provisions are listed below.",
     "vi": "Các tài liệu không trả lời trực tiếp câu hỏi này. Dưới đây là các điều khoản gần nhất.",
 }
+NOT_STATED = {
+    "en": "They do not state {figures}, which the question takes as given.",
+    "vi": "Các tài liệu không nêu {figures} như câu hỏi đặt ra.",
+}
+"""Said after ``NO_DIRECT`` when the question rests on figures the evidence never states (``judge.premise``)."""
 LOW_CONFIDENCE = {
     "en": "⚠ Low confidence: check the cited provisions before relying on this answer.",
     "vi": "⚠ Độ tin cậy thấp: hãy kiểm tra các điều khoản được trích dẫn trước khi sử dụng câu trả lời này.",

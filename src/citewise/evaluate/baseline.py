@@ -11,7 +11,7 @@ from collections.abc import Callable
 from citewise.answer.base import Generator, GeneratorError
 from citewise.evaluate.metrics import answer_match
 from citewise.evaluate.records import BaselineOutcome
-from citewise.verify.numbers import unsupported_numbers
+from citewise.figures import unsupported_numbers
 from citewise.verify.scorer import SupportScorer
 
 

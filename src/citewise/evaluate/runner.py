@@ -20,9 +20,9 @@ from citewise.evaluate.questions import EvalQuestion
 from citewise.evaluate.records import CitedSentence, EvalRun, EvidenceView, QuestionResult
 from citewise.evaluate.summary import summarize
 from citewise.evaluate.targets import TargetResolver, Targets, resolve
+from citewise.figures import unsupported_numbers
 from citewise.progress import NullProgress, Progress
 from citewise.retrieve.records import SearchResult
-from citewise.verify.numbers import unsupported_numbers
 
 RANK_K = 10
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -20,6 +20,7 @@ import numpy as np
 
 from citewise.chunk.sentences import sentence_spans
 from citewise.judge.features import FEATURES, pair_features
+from citewise.judge.premise import absent_premises
 from citewise.judge.qtype import VALUE_TYPES, answer_spans, question_type, states_value
 from citewise.judge.records import Answerability, AnswerSpan, Passage
 from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words
@@ -68,6 +69,7 @@ class AnswerabilityJudge(abc.ABC):
         judged = self.judge(question, passages, lang)
         if not judged.answers(self.threshold(lang)):
             judged = table_answer(question, passages, lang, judged, self.threshold(lang)) or judged
+        judged = held_premises(question, passages, judged, self.threshold(lang))
         if judged.span is not None:
             span = judged.span
             judged.span = AnswerSpan(
@@ -245,6 +247,23 @@ def table_answer(
         score = max(judged.score, threshold)
         return Answerability(score, span, judged.qtype, "table", {**judged.scores, "table": score})
     return None
+
+
+PREMISE_MARGIN = 0.01
+"""How far under the threshold a judged score is set when the question rests on a figure the evidence never states."""
+
+
+def held_premises(question: str, passages: Sequence[Passage], judged: Answerability, threshold: float) -> Answerability:
+    """``judged``, under the threshold when the question takes as given a figure ("why … up to 05 years?") that none of
+    ``passages`` states (``judge.premise``): they cannot answer it as asked. The figures are kept in ``absent``
+    (whether the score was under the threshold already or not: the answer names them)."""
+    absent = absent_premises(question, [t for p in passages for t in (p.header, p.text)])
+    if not absent:
+        return judged
+    if judged.score < threshold:
+        return replace(judged, absent=absent)
+    score = threshold - PREMISE_MARGIN
+    return replace(judged, score=score, absent=absent, scores={**judged.scores, "premise": score})
 
 
 def span_of(c: Candidate, qtype: str) -> AnswerSpan:

@@ -44,6 +44,9 @@ class Answerability:
     """``features`` (the fast tier decided) or ``pair`` (the pair classifier read the best sentences)."""
     scores: dict[str, float] = field(default_factory=dict)
     """Each tier's score of the best sentence."""
+    absent: list[str] = field(default_factory=list)
+    """Figures the question takes as given that the evidence never states (``judge.premise``): the score is then
+    held under the threshold."""
 
     def answers(self, threshold: float) -> bool:
         return self.span is not None and self.score >= threshold

@@ -15,6 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from citewise.chunk.sentences import sentence_spans
+from citewise.figures import extract_numbers
 from citewise.lang import detect_language, fold, folded_words
 from citewise.refs.query import provision_refs
 from citewise.textmatch import STOPWORDS, stem, words
@@ -28,7 +29,6 @@ from citewise.verify.cues import (
     subject_swap,
     swapped_roles,
 )
-from citewise.verify.numbers import extract_numbers
 from citewise.verify.paraphrase import canonical_words
 from citewise.verify.persons import in_source_persons
 

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from citewise.errors import PairsFileError
+from citewise.figures import unsupported_numbers
 from citewise.jsonlines import JsonLineError, json_lines
-from citewise.verify.numbers import unsupported_numbers
 from citewise.verify.scorer import SupportScorer
 
 

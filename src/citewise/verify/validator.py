@@ -17,14 +17,14 @@ from citewise.answer.injection import addresses_the_assistant, overlaps, tainted
 from citewise.answer.markers import stray_brackets
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.sentences import sentence_spans
+from citewise.figures import unsupported_numbers
+from citewise.judge.units import unit_mismatches
 from citewise.verify.entailment import EntailmentJudge, excerpt
 from citewise.verify.heading import without_heading_words
-from citewise.verify.numbers import unsupported_numbers
 from citewise.verify.quotes import EXACT, context, locate
 from citewise.verify.records import Citation, Verdict
 from citewise.verify.references import check_references
 from citewise.verify.scorer import SupportScore, SupportScorer, get_scorer
-from citewise.verify.units import unit_mismatches
 
 _URL = re.compile(r"https?://[^\s)\]>\"']+")
 

@@ -147,7 +147,9 @@ function renderAnswer(answer) {
   if (answer.refused) {
     refusal.append(answer.text, el("span", { class: "verdict", text: ` (${t("reason")}: ${answer.reason})` }));
   } else if (noDirect) {
-    refusal.append(t("noDirect"), el("span", { class: "verdict", text: ` (${t("reason")}: ${answer.reason})` }));
+    // the answer's own first line: "no direct answer", and the figures the question takes as given that the sources lack
+    const lead = (answer.text || "").split("\n")[0] || t("noDirect");
+    refusal.append(lead, el("span", { class: "verdict", text: ` (${t("reason")}: ${answer.reason})` }));
   }
   const warning = $("#warning");
   const flagged = answer.flagged ? t("flaggedAnswer", (answer.verification ?? 0).toFixed(2)) : "";

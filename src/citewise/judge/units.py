@@ -1,7 +1,7 @@
 """A figure keeps its unit: "72 days" is not what "not later than 72 hours" says, nor is "50.000.000 ngày" what a cell
 "50.000.000" in the column "Số tiền bảo hiểm tối đa (đồng)" says.
 
-The figure check (``numbers.unsupported_numbers``) finds each figure of a sentence in its sources; a small model can
+The figure check (``figures.unsupported_numbers``) finds each figure of a sentence in its sources; a small model can
 copy the right figure and attach the wrong unit (the 1.5B model wrote "Thời hạn bảo hiểm tối đa cho mỗi chuyến đi là
 50.000.000 ngày." from a row of the benefit table). Here each figure is read with its unit: the word after it ("14
 ngày", "72 hours", "80%", "30-day"), the currency before it ("USD 250", "$5"), or, for a bare figure in a table cell,
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 
+from citewise.figures import NUMBER, REF_CONTEXT, canon_number
 from citewise.judge.tables import tables
 from citewise.lang import fold
-from citewise.verify.numbers import NUMBER, REF_CONTEXT, canon_number
 
 _AFTER: list[tuple[str, re.Pattern[str]]] = [
-    (unit, re.compile(r"[\s-]*(?:" + pattern + r")(?![a-z])"))
+    (unit, re.compile(r"[\s-]*(?:" + pattern + r")(?![a-z])(?!\s*\d)"))
     for unit, pattern in [
         ("%", r"%|per ?cent|percent|phan tram"),
         ("years of age", r"tuoi|years? old|years? of age"),
@@ -27,12 +27,14 @@ _AFTER: list[tuple[str, re.Pattern[str]]] = [
         ("weeks", r"weeks?|tuan"),
         ("months", r"months?|thang"),
         ("years", r"years?|nam"),
+        ("times", r"times|lan"),
         ("USD", r"usd|us dollars?|dollars?"),
         ("EUR", r"eur|euros?"),
         ("GBP", r"gbp|pounds?(?: sterling)?"),
         ("VND", r"vnd|dong|(?:trieu|ty|nghin|ngan) dong"),
     ]
 ]
+"""A unit word followed by a figure is a date's ("ngày 15 tháng 3 năm 2020": not 15 months nor 3 years)."""
 _BEFORE: list[tuple[str, re.Pattern[str]]] = [
     ("USD", re.compile(r"(?:usd|us\$|\$)\s*$")),
     ("EUR", re.compile(r"(?:eur|€)\s*$")),

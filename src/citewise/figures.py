@@ -49,8 +49,21 @@ _SPELLED = re.compile(
 stands for, so "2 months" and "two months" meet and "within two months" is a figure to check."""
 
 
+def _value(word: str) -> int:
+    return _EN_WORDS.get(word) or _VI_WORDS[word]
+
+
 def _spelled(text: str) -> set[str]:
-    return {str(_EN_WORDS.get(m.group(1)) or _VI_WORDS[m.group(1)]) for m in _SPELLED.finditer(text.lower())}
+    return {str(_value(m.group(1))) for m in _SPELLED.finditer(text.lower())}
+
+
+def with_digits(text: str) -> str:
+    """``text`` with each figure written in words before its unit in digits ("twelve months" -> "12 months", "ba
+    lần" -> "3 lần"), case kept elsewhere."""
+    return _SPELLED_ANY_CASE.sub(lambda m: f"{_value(m.group(1).lower())} ", text)
+
+
+_SPELLED_ANY_CASE = re.compile(_SPELLED.pattern, re.I)
 
 
 def canon_number(raw: str) -> str:

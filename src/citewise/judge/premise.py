@@ -1,0 +1,127 @@
+"""Figures a question takes as given: "Why is the licence valid for up to 05 years?" presupposes 05 years. When the
+evidence never states such a figure, it cannot answer the question as asked: the question rests on a premise the
+sources do not hold ("the sources give 02 years"), and the honest outcome is "no direct answer" with the closest
+provisions, whose figures the reader then sees.
+
+Two kinds of figures are not premises: those of a question that asks *whether* ("Is it 48 hours?", "…, đúng
+không?": the answer is "no, 72 hours") and those that describe the asker's own case ("Our cat is 11", "Bố tôi 72
+tuổi", "if a company has 300 staff"): a rule answers a case it does not name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from citewise.figures import NUMBER, canon_number, extract_numbers, with_digits
+from citewise.judge.units import figure_units
+from citewise.lang import fold, nfc
+from citewise.textmatch import question_type
+
+_WHETHER = re.compile(
+    r"\b(?:dung khong|phai khong|dung chu|dung ko|co dung|co phai|hay khong|duoc khong|khong a|chua a)\s*\W*$"
+    r"|\b(?:is (?:that|this|it) (?:right|true|correct|so)|right|true|correct|isn'?t it|aren'?t they|is that so)\s*\W*$"
+    r"|[,;:]\s*(?:is|are|does|do|did|can|could|may|must|shall|should|will|would|has|have|was|were)\s+\w",
+    re.I,
+)
+"""A question asking whether: a tag at its end ("…, đúng không?", "…, is that right?") or a verb opening its main
+clause after a comma ("If a death is involved, does the provider still have 15 days?")."""
+_CLAUSE = re.compile(r"[,;.:](?=\s|$)|[?!]|\bthi\b", re.I)
+"""Where a clause ends: punctuation (not the separators inside "2.000.000" or "1,000") or "thì"."""
+_CASE = re.compile(
+    r"\b(?:i|i'?m|i'?ve|i'?d|my|me|we|we'?re|our|us(?!\$)|mine|if|suppose|supposing|in case"
+    r"|tôi|em|mình|chúng tôi|chúng em|nếu|giả sử|trường hợp)\b",
+    re.I,
+)
+"""Words of a clause that describes the asker's case: a person speaking of themselves, a condition. Read with the
+marks ("tôi" is not "tới" or "tội")."""
+_NAME_YEAR = re.compile(
+    r"\b(?:bo luat|luat|nghi dinh|thong tu|quyet dinh|hien phap|phap lenh|act|regulations?|directive|code|law|decree"
+    r"|rules|convention)\b(?:\s+[^\W\d_]+){0,4}\s+(?:nam\s+|of\s+)?$",
+    re.I,
+)
+"""The words before a year that is part of a document's name ("Bộ luật Hình sự năm 2017", "the Companies Act 2006")."""
+_PER = {"minutes", "hours", "days", "weeks", "months", "years"}
+"""Units whose one is a rate, not a figure taken as given: "nghỉ bao lâu 1 năm" asks how long per year."""
+
+
+def asks_whether(question: str) -> bool:
+    """Whether ``question`` asks if something holds (its figures are then put to the test, not taken as given)."""
+    return question_type(question) == "yes_no" or _WHETHER.search(fold(" ".join(question.split())).lower()) is not None
+
+
+@dataclass
+class Premise:
+    """A figure a question takes as given: canonical (``citewise.figures`` form, "%" apart), the units it is written
+    with ("" for none), and its words in the question ("05 năm", "US$ 50")."""
+
+    figure: str
+    units: set[str] = field(default_factory=set)
+    text: str = ""
+
+
+def premises(question: str) -> list[Premise]:
+    """The figures ``question`` takes as given: none for a question asking whether; otherwise those of clauses that
+    do not describe the asker's own case. Provision numbers and document codes are not figures."""
+    if asks_whether(question):
+        return []
+    question = with_digits(nfc(question))
+    folded = fold(question)  # one character per character: its clause bounds cut the question as written
+    out: dict[str, Premise] = {}
+    start = 0
+    for end in [m.start() for m in _CLAUSE.finditer(folded)] + [len(folded)]:
+        clause, at = question[start:end], start
+        start = end
+        if _CASE.search(clause.lower()):
+            continue
+        units = figure_units(clause)
+        low = folded[at:end].lower()
+        names = {
+            m.group(1) for m in NUMBER.finditer(low) if len(m.group(1)) == 4 and _NAME_YEAR.search(low[: m.start()])
+        }
+        for n in extract_numbers(clause):
+            figure = n.rstrip("%")
+            named = units.get(figure, {"%"} if n.endswith("%") else set())
+            if n.startswith("code:") or figure in names or (figure == "1" and named and named <= _PER):
+                continue
+            words = _words_of(question, low, at, figure, bool(named - {"", "%"}))
+            out.setdefault(figure, Premise(figure, text=words)).units.update(named)
+    return list(out.values())
+
+
+def _words_of(question: str, folded_clause: str, at: int, figure: str, unit_word: bool) -> str:
+    """The figure's words in the question: the number (with its "%"), the currency sign before it, or, when it has a
+    unit word (``unit_word``), the word after it."""
+    for m in NUMBER.finditer(folded_clause):
+        if canon_number(m.group(1)) != figure:
+            continue
+        a, b = at + m.start(), at + m.end()
+        before = re.search(r"(?:US\$|\$|€|£|USD|EUR|GBP|VND)\s*$", question[max(0, a - 5) : a])
+        if before:
+            return question[a - len(before.group(0)) : b].strip()
+        after = re.match(r"\s*[^\W\d_]+", question[b:]) if unit_word else None
+        return (question[a:b] + (after.group(0) if after else "")).strip()
+    return figure
+
+
+def absent_premises(question: str, texts: Iterable[str]) -> list[str]:
+    """The words of the figures ``question`` takes as given that none of ``texts`` (the evidence read, with its
+    headers) states, or states only with other units ("3 lần" where the evidence has 3 only as "3 tháng" or a bare
+    enumerator)."""
+    given = premises(question)
+    if not given:
+        return []
+    have: set[str] = set()
+    units: dict[str, set[str]] = {}
+    for text in texts:
+        text = with_digits(text)
+        have |= {n.rstrip("%") for n in extract_numbers(text)}
+        for n, u in figure_units(text).items():
+            units.setdefault(n, set()).update(u)
+    out = []
+    for p in given:
+        named = p.units - {""}
+        if p.figure not in have or (named and not named & units.get(p.figure, set())):
+            out.append(p.text)
+    return out

@@ -1,0 +1,101 @@
+"""Figures a question takes as given: a question resting on a figure its evidence never states is not answered as
+asked ("no direct answer", the figure named); questions asking whether, and figures of the asker's own case, are
+left alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import citewise
+from citewise.figures import with_digits
+from citewise.index.embedder import Embedder
+from citewise.judge.answerability import FeatureJudge, held_premises
+from citewise.judge.premise import absent_premises, asks_whether, premises
+from citewise.judge.records import Passage
+from citewise.judge.units import figure_units
+from citewise.settings import Settings
+
+PERMIT = (
+    "Thời hạn của giấy phép lao động tối đa là 02 năm, trường hợp gia hạn thì chỉ được gia hạn một lần với thời hạn "
+    "tối đa là 02 năm."
+)
+NOTICE = "4.2 Notice of loss. The insured must notify the company within 14 days of the loss."
+
+
+def _figures(question: str) -> dict[str, set[str]]:
+    return {p.figure: p.units for p in premises(question)}
+
+
+def test_a_why_question_takes_its_figures_as_given() -> None:
+    assert _figures("Vì sao giấy phép lao động có thời hạn tối đa tới 05 năm?") == {"5": {"years"}}
+    assert _figures("Why must an MTF hold capital equal to twelve months' expenses?") == {"12": {"months"}}
+    assert _figures("How was the US$ 50 million turnover threshold chosen?") == {"50": {"USD"}}
+    assert [p.text for p in premises("Vì sao chỉ cần số tiền từ 2.000.000 đồng là đã bị truy cứu?")] == [
+        "2.000.000 đồng"
+    ]
+
+
+def test_questions_asking_whether_and_the_askers_own_case_take_nothing_as_given() -> None:
+    for question in (
+        "Is it right that we have 48 hours to report a data breach?",
+        "Tôi phải báo cho Đơn vị cứu trợ trong 24 giờ kể từ khi nhập viện, đúng không?",
+        "If a serious incident involves a death, does the provider still have 15 days to report it?",
+        "Our cat is 11. How much extra do we pay on each claim?",
+        "Bố tôi 72 tuổi thì được hưởng bao nhiêu phần trăm quyền lợi bảo hiểm du lịch?",
+    ):
+        assert premises(question) == [], question
+    assert asks_whether("Doanh nghiệp có 10 ngày làm việc để ngừng xử lý dữ liệu phải không?")
+    assert not asks_whether("Vì sao giấy phép lao động có thời hạn tối đa tới 05 năm?")
+
+
+def test_names_references_and_rates_are_not_figures() -> None:
+    assert premises("Theo Bộ luật Hình sự năm 2017, trục xuất là gì?") == []
+    assert premises("Theo Điều 5 Nghị định 67/2023/NĐ-CP, doanh nghiệp phải làm gì?") == []
+    assert premises("Người lao động được nghỉ bao lâu 1 năm?") == []
+    # "tới" and "tội" are not the asker's "tôi": the figure of this clause is taken as given
+    assert _figures("Tại sao thời hiệu truy cứu tội phạm ít nghiêm trọng chỉ là ba năm?") == {"3": {"years"}}
+
+
+def test_a_figure_counts_as_stated_only_with_its_unit() -> None:
+    assert absent_premises("Vì sao giấy phép lao động có thời hạn tối đa tới 05 năm?", [PERMIT]) == ["05 năm"]
+    assert absent_premises("Vì sao giấy phép lao động có thời hạn tối đa tới 02 năm?", [PERMIT]) == []
+    # 3 is in the text, but as an enumerator and as months: not "three times"
+    text = "3. Bên nhận đặt cọc phải trả gấp hai lần giá trị tài sản đặt cọc trong 3 tháng."
+    assert absent_premises("Vì sao bên nhận đặt cọc phải trả gấp ba lần số tiền cọc?", [text]) == ["3 lần"]
+    assert absent_premises("Why is the fine 4% of turnover?", ["up to 4 % of the total annual turnover"]) == []
+
+
+def test_a_date_is_not_read_as_durations() -> None:
+    assert figure_units("ngày 15 tháng 3 năm 2020, trong 30 ngày") == {
+        "15": {""},
+        "3": {""},
+        "2020": {""},
+        "30": {"days"},
+    }
+    assert with_digits("twelve months, Mười lăm ngày, ba lần") == "12 months, 15 ngày, 3 lần"
+
+
+def test_the_judge_holds_a_question_on_an_absent_figure_under_its_threshold() -> None:
+    judge = FeatureJudge()
+    passages = [Passage(NOTICE, 0, "Harbourview — Section 4.2")]
+    right = "Why must the insured notify the company within 14 days of the loss?"
+    wrong = "Why must the insured notify the company within 45 days of the loss?"
+    threshold = 0.3
+    kept = held_premises(right, passages, judge.judge(right, passages, "en"), threshold)
+    assert kept.absent == [] and "premise" not in kept.scores
+    judged = judge.judge(wrong, passages, "en")
+    held = held_premises(wrong, passages, judged, threshold)
+    assert held.absent == ["45 days"] and held.score < threshold and not held.answers(threshold)
+    assert held.span == judged.span  # the sentence it read stays: the closest provision
+
+
+def test_no_direct_answer_names_the_figure_the_sources_do_not_state(fresh_index: Path, embedder: Embedder) -> None:
+    """The sample corpus, the fast judge: "why … 20 ngày làm việc" of a rule that settles claims in 15."""
+    settings = Settings(index=fresh_index, answer={"judge": "features"})
+    with citewise.open(settings=settings, embedder=embedder) as cw:
+        wrong = cw.ask("Vì sao công ty bảo hiểm nhà ở được giải quyết bồi thường trong 20 ngày làm việc?")
+        asked = cw.ask("Thời hạn giải quyết bồi thường bảo hiểm nhà ở là bao lâu?")
+    assert wrong.outcome == "no_direct_answer" and wrong.closest
+    assert "Các tài liệu không nêu “20 ngày”" in wrong.text.split("\n")[0]
+    assert "takes as given 20 ngày" in wrong.reason
+    assert asked.outcome == "answered" and "15 ngày làm việc" in asked.text
