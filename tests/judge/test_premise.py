@@ -1,6 +1,6 @@
-"""Figures a question takes as given: a question resting on a figure its evidence never states is not answered as
-asked ("no direct answer", the figure named); questions asking whether, and figures of the asker's own case, are
-left alone."""
+"""What a question rests on: a figure it takes as given that its evidence never states, or a name the sources never
+mention, and the question is not answered as asked ("no direct answer", the figure or the name said); questions
+asking whether, and figures of the asker's own case, are left alone."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import citewise
 from citewise.figures import with_digits
 from citewise.index.embedder import Embedder
 from citewise.judge.answerability import FeatureJudge, held_premises
-from citewise.judge.premise import absent_premises, asks_whether, premises
+from citewise.judge.premise import absent_premises, asks_whether, names, premises, unmentioned
 from citewise.judge.records import Passage
 from citewise.judge.units import figure_units
 from citewise.settings import Settings
@@ -99,3 +99,27 @@ def test_no_direct_answer_names_the_figure_the_sources_do_not_state(fresh_index:
     assert "Các tài liệu không nêu “20 ngày”" in wrong.text.split("\n")[0]
     assert "takes as given 20 ngày" in wrong.reason
     assert asked.outcome == "answered" and "15 ngày làm việc" in asked.text
+
+
+def test_the_names_a_question_asks_about() -> None:
+    assert names("Who painted the Mona Lisa?", "en") == ["Mona Lisa"]
+    assert names("How do I apply for a fishing licence in Norway?", "en") == ["Norway"]
+    assert names("Is Dogecoin an Accepted Virtual Asset in ADGM?", "en") == ["Dogecoin", "Accepted Virtual Asset"]
+    # acronyms, a sentence's first word, a condition's names and the greeting are not asked about
+    assert names("How does the FSRA assess WMDs and MoU terms?", "en") == []
+    assert names("Chào Luật sư, em ở Hà Nội. Cho em hỏi tụi em đã đủ tuổi để cưới nhau chưa ạ?", "vi") == []
+    assert names("If the loss happened in Paris, how long do I have to report it?", "en") == []
+    texts = ["Accepted Virtual Assets are listed by the Regulator.", "ADGM — Guidance"]
+    assert unmentioned("Is Dogecoin an Accepted Virtual Asset in ADGM?", texts, "en") == ["Dogecoin"]
+
+
+def test_a_name_the_sources_never_mention_is_said(fresh_index: Path, embedder: Embedder) -> None:
+    """The sample corpus, the fast judge: Dogecoin is nowhere in it; Bluewave is, and is not reported."""
+    settings = Settings(index=fresh_index, answer={"judge": "features"})
+    with citewise.open(settings=settings, embedder=embedder) as cw:
+        assert not cw.retriever.mentions("Dogecoin") and cw.retriever.mentions("Bluewave Assist")
+        coin = cw.ask("Will Bluewave pay for Dogecoin stolen from my phone on holiday?")
+        known = cw.ask("How long do I have to contact Bluewave Assist after going into hospital?")
+    assert coin.outcome == "no_direct_answer" and "They do not mention “Dogecoin”." in coin.text.split("\n")[0]
+    assert "do not mention Dogecoin" in coin.reason
+    assert known.outcome == "answered" and "72 hours" in known.text and "mention" not in known.reason

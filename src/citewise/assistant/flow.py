@@ -18,6 +18,7 @@ from citewise.assistant.records import (
     LOW_CONFIDENCE,
     NO_DIRECT,
     NO_DIRECT_ANSWER,
+    NOT_MENTIONED,
     NOT_STATED,
     REFUSED,
     Answer,
@@ -106,14 +107,22 @@ class Assistant:
         fragments = [Fragment(f"F{i + 1}", e) for i, e in enumerate(result.evidence[: self.settings.fragments])]
         judged = self._judge(question, result, lang, timings)
         threshold = self.judge.threshold(lang) if self.judge else 0.0
-        if judged is not None and not judged.answers(threshold):
-            why = (
-                f"no evidence sentence states the answer (answerability {judged.score:.2f} "
-                f"< {threshold:.2f}, {judged.qtype} question)"
-            )
+        unknown = [n for n in judged.unmentioned if not self.retriever.mentions(n)] if judged is not None else []
+        if judged is not None and (not judged.answers(threshold) or unknown):
+            reasons = [f"the sources do not mention {', '.join(unknown)}"] if unknown else []
+            if not judged.answers(threshold):
+                reasons.insert(
+                    0,
+                    f"no evidence sentence states the answer (answerability {judged.score:.2f} "
+                    f"< {threshold:.2f}, {judged.qtype} question)",
+                )
             if judged.absent:
-                why += f"; the question takes as given {', '.join(judged.absent)}, which the evidence does not state"
-            answer = self._no_direct(question, lang, result, why, judged.score, timings, t0, not_stated=judged.absent)
+                reasons.append(
+                    f"the question takes as given {', '.join(judged.absent)}, which the evidence does not state"
+                )
+            why = "; ".join(reasons)
+            notes = _notes(lang, judged.absent, unknown)
+            answer = self._no_direct(question, lang, result, why, judged.score, timings, t0, notes=notes)
             return self._report(answer, result, [])
         if judged is not None and judged.span is not None:
             span = judged.span
@@ -264,16 +273,14 @@ class Assistant:
         t0: float,
         attempts: list[str] | None = None,
         tokens: dict[str, int] | None = None,
-        not_stated: list[str] | None = None,
+        notes: str = "",
     ) -> Answer:
         """The honest middle outcome: relevant provisions, none stating the answer (as the judge read them, or
         as no sentence could be stated and supported from them), listed with their opening sentences as
-        citations; ``not_stated``: figures the question takes as given that they do not state, named."""
+        citations; ``notes``: said after the opening line (what the question rests on that they lack)."""
         closest = [closest_citation(e) for e in result.evidence if not e.supporting][: self.settings.closest]
         lines = [f"[{i}] {c.doc_title} — {c.label}" for i, c in enumerate(closest, start=1)]
-        lead = NO_DIRECT[lang]
-        if not_stated:
-            lead += " " + NOT_STATED[lang].format(figures=", ".join(f"“{f}”" for f in not_stated))
+        lead = f"{NO_DIRECT[lang]} {notes}".strip()
         timings["total"] = (self.clock() - t0) * 1000
         return Answer(
             question=question,
@@ -481,3 +488,15 @@ def _mostly_ok(checked: list[CheckedSentence]) -> bool:
     and the draft is shown without asking the model again (a second draft costs as much as the first)."""
     kept = sum(c.ok for c in checked)
     return kept > 0 and kept >= len(checked) / 2
+
+
+def _notes(lang: str, figures: list[str], names: list[str]) -> str:
+    """What a question rests on that the evidence lacks, said in ``lang``: figures it takes as given, names it asks
+    about."""
+    notes = [NOT_STATED[lang].format(figures=_quoted(figures))] if figures else []
+    notes += [NOT_MENTIONED[lang].format(names=_quoted(names))] if names else []
+    return " ".join(notes)
+
+
+def _quoted(items: list[str]) -> str:
+    return ", ".join(f"“{i}”" for i in items)

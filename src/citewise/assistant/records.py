@@ -20,6 +20,12 @@ NOT_STATED = {
     "vi": "Các tài liệu không nêu {figures} như câu hỏi đặt ra.",
 }
 """Said after ``NO_DIRECT`` when the question rests on figures the evidence never states (``judge.premise``)."""
+NOT_MENTIONED = {
+    "en": "They do not mention {names}.",
+    "vi": "Các tài liệu không nhắc đến {names}.",
+}
+"""Said after ``NO_DIRECT`` when the question asks about names the index never mentions (``judge.premise``,
+``Retriever.mentions``)."""
 LOW_CONFIDENCE = {
     "en": "⚠ Low confidence: check the cited provisions before relying on this answer.",
     "vi": "⚠ Độ tin cậy thấp: hãy kiểm tra các điều khoản được trích dẫn trước khi sử dụng câu trả lời này.",

@@ -20,7 +20,7 @@ import numpy as np
 
 from citewise.chunk.sentences import sentence_spans
 from citewise.judge.features import FEATURES, pair_features
-from citewise.judge.premise import absent_premises
+from citewise.judge.premise import absent_premises, unmentioned
 from citewise.judge.qtype import VALUE_TYPES, answer_spans, question_type, states_value
 from citewise.judge.records import Answerability, AnswerSpan, Passage
 from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words
@@ -69,7 +69,7 @@ class AnswerabilityJudge(abc.ABC):
         judged = self.judge(question, passages, lang)
         if not judged.answers(self.threshold(lang)):
             judged = table_answer(question, passages, lang, judged, self.threshold(lang)) or judged
-        judged = held_premises(question, passages, judged, self.threshold(lang))
+        judged = held_premises(question, passages, judged, self.threshold(lang), lang)
         if judged.span is not None:
             span = judged.span
             judged.span = AnswerSpan(
@@ -250,20 +250,26 @@ def table_answer(
 
 
 PREMISE_MARGIN = 0.01
-"""How far under the threshold a judged score is set when the question rests on a figure the evidence never states."""
+"""How far under the threshold a judged score is set when the evidence does not hold what the question takes as
+given."""
 
 
-def held_premises(question: str, passages: Sequence[Passage], judged: Answerability, threshold: float) -> Answerability:
+def held_premises(
+    question: str, passages: Sequence[Passage], judged: Answerability, threshold: float, lang: str = "en"
+) -> Answerability:
     """``judged``, under the threshold when the question takes as given a figure ("why … up to 05 years?") that none of
     ``passages`` states (``judge.premise``): they cannot answer it as asked. The figures are kept in ``absent``
-    (whether the score was under the threshold already or not: the answer names them)."""
-    absent = absent_premises(question, [t for p in passages for t in (p.header, p.text)])
+    (whether the score was under the threshold already or not: the answer names them), and the names the question
+    asks about that the passages never mention in ``unmentioned`` (whether the sources mention them anywhere is the
+    answer stage's to find out: it holds the index)."""
+    texts = [t for p in passages for t in (p.header, p.text)]
+    absent, names = absent_premises(question, texts), unmentioned(question, texts, lang)
     if not absent:
-        return judged
+        return replace(judged, unmentioned=names) if names else judged
     if judged.score < threshold:
-        return replace(judged, absent=absent)
+        return replace(judged, absent=absent, unmentioned=names)
     score = threshold - PREMISE_MARGIN
-    return replace(judged, score=score, absent=absent, scores={**judged.scores, "premise": score})
+    return replace(judged, score=score, absent=absent, unmentioned=names, scores={**judged.scores, "premise": score})
 
 
 def span_of(c: Candidate, qtype: str) -> AnswerSpan:

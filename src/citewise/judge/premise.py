@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from citewise.figures import NUMBER, canon_number, extract_numbers, with_digits
 from citewise.judge.units import figure_units
 from citewise.lang import fold, nfc
-from citewise.textmatch import question_type
+from citewise.retrieve.wording import rewrite
+from citewise.textmatch import question_type, words
 
 _WHETHER = re.compile(
     r"\b(?:dung khong|phai khong|dung chu|dung ko|co dung|co phai|hay khong|duoc khong|khong a|chua a)\s*\W*$"
@@ -125,3 +126,56 @@ def absent_premises(question: str, texts: Iterable[str]) -> list[str]:
         if p.figure not in have or (named and not named & units.get(p.figure, set())):
             out.append(p.text)
     return out
+
+
+_NAME_CASE = re.compile(r"\b(?:if|suppose|supposing|in case|nếu|giả sử|trường hợp)\b", re.I)
+"""A clause whose names describe the asker's case: a condition ("if it happened in Paris"). A person speaking of
+themselves ("How do I get a fishing licence in Norway?") still asks about the name; the answer stage then looks for
+it in the whole index, so a name the story carries into the question ("I work at Vinamilk, ...") withholds an answer
+only from an index that never mentions it."""
+_NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+def _is_name(word: str) -> bool:
+    """A capitalised word that is not an acronym ("Norway", "Vietcombank", "Mona"; not "FSRA", "WMDs", "MoU")."""
+    return word[0].isupper() and sum(ch.isupper() for ch in word) == 1 and any(ch.islower() for ch in word)
+
+
+def names(question: str, lang: str) -> list[str]:
+    """The names ``question`` asks about: runs of capitalised words past a sentence's first word in its question
+    sentences (greetings and the story before them left out, ``retrieve.wording``), outside conditions ("if it
+    happened in Paris", ``_NAME_CASE``)."""
+    question = nfc(question)
+    asked = nfc(rewrite(question, lang).question) if lang in ("vi", "en") else question
+    out: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", question.strip()):
+        folded = fold(sentence)
+        start = 0
+        for end in [m.start() for m in _CLAUSE.finditer(folded)] + [len(folded)]:
+            clause, first = sentence[start:end], start == 0
+            start = end
+            if _NAME_CASE.search(clause.lower()):
+                continue
+            run: list[str] = []
+            for i, m in enumerate(_NAME_WORD.finditer(clause)):
+                if _is_name(m.group(0)) and not (first and i == 0):
+                    run.append(m.group(0))
+                    continue
+                if run:
+                    out.append(" ".join(run))
+                run = []
+            if run:
+                out.append(" ".join(run))
+    return [n for n in dict.fromkeys(out) if n in asked]
+
+
+def unmentioned(question: str, texts: Iterable[str], lang: str) -> list[str]:
+    """The names ``question`` asks about that none of ``texts`` (the evidence read, with its headers) mentions: a
+    name is mentioned when all its words are there ("Mount Everest" needs "everest")."""
+    asked = names(question, lang)
+    if not asked:
+        return []
+    have: set[str] = set()
+    for text in texts:
+        have.update(words(text))
+    return [n for n in asked if not set(words(n)) <= have]

@@ -47,6 +47,9 @@ class Answerability:
     absent: list[str] = field(default_factory=list)
     """Figures the question takes as given that the evidence never states (``judge.premise``): the score is then
     held under the threshold."""
+    unmentioned: list[str] = field(default_factory=list)
+    """Names the question asks about that the evidence never mentions ("Dogecoin"); the answer stage withholds the
+    answer when the sources mention one nowhere."""
 
     def answers(self, threshold: float) -> bool:
         return self.span is not None and self.score >= threshold

@@ -6,6 +6,7 @@ supporting evidence; a ``weak`` flag when the best evidence is below the calibra
 from __future__ import annotations
 
 import copy
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -69,6 +70,10 @@ class Retriever:
 
     def _title(self, doc_id: str) -> str:
         return self.resolver.titles().get(doc_id, doc_id)
+
+    def mentions(self, term: str) -> bool:
+        """Whether the index holds every word of ``term`` somewhere ("Home Regulator": both words; "Dogecoin": none)."""
+        return all(self.store.lexical_search(w, k=1) for w in re.findall(r"[^\W_]+", term))
 
     def search(self, question: str, k: int | None = None) -> SearchResult:
         """The ranked evidence for ``question``; a question asked again (same ``k``, index unchanged) is
