@@ -10,7 +10,7 @@ import citewise
 from citewise.figures import with_digits
 from citewise.index.embedder import Embedder
 from citewise.judge.answerability import FeatureJudge, held_premises
-from citewise.judge.premise import absent_premises, asks_whether, names, premises, unmentioned
+from citewise.judge.premise import absent_premises, asks_whether, names, premises, unmentioned, without_conditions
 from citewise.judge.records import Passage
 from citewise.judge.units import figure_units
 from citewise.settings import Settings
@@ -123,3 +123,11 @@ def test_a_name_the_sources_never_mention_is_said(fresh_index: Path, embedder: E
     assert coin.outcome == "no_direct_answer" and "They do not mention “Dogecoin”." in coin.text.split("\n")[0]
     assert "do not mention Dogecoin" in coin.reason
     assert known.outcome == "answered" and "72 hours" in known.text and "mention" not in known.reason
+
+
+def test_a_condition_is_the_askers_case() -> None:
+    asked = "Nếu người được bảo hiểm mất trong 60 ngày gia hạn đóng phí thì gia đình có được nhận tiền bảo hiểm không?"
+    assert "60 ngày" not in without_conditions(asked) and "gia đình có được nhận tiền" in without_conditions(asked)
+    tested = "If a serious incident involves the death of a person, does the provider still have 15 days to report it?"
+    assert without_conditions(tested) == "does the provider still have 15 days to report it?"
+    assert without_conditions("Is the fine capped at 4% of turnover?") == "Is the fine capped at 4% of turnover?"

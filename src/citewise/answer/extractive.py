@@ -20,6 +20,7 @@ from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
 from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
+from citewise.judge.premise import without_conditions
 from citewise.judge.qtype import agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
 from citewise.lang import detect_language
@@ -100,9 +101,10 @@ def _kinds(question: str, asked: dict[str, list[str]] = KINDS_ASKED) -> list[str
     ``DIRECT_KINDS`` for the direct statement), or for a yes/no question the kinds of figure it names itself."""
     qtype = question_type(question)
     if qtype == "yes_no":
-        return [
-            k for k in ("amount", "duration") if any(_answer_like(k, question, sp) for sp in answer_spans(k, question))
-        ]
+        # a figure of a condition ("Nếu … mất trong 60 ngày gia hạn thì … có được nhận tiền không?") is the case's, not
+        # the one put to the test: the provision's figure of that kind would answer nothing asked
+        tested = without_conditions(question)
+        return [k for k in ("amount", "duration") if any(_answer_like(k, tested, sp) for sp in answer_spans(k, tested))]
     return asked.get(qtype, [])
 
 

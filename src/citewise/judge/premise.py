@@ -128,11 +128,26 @@ def absent_premises(question: str, texts: Iterable[str]) -> list[str]:
     return out
 
 
-_NAME_CASE = re.compile(r"\b(?:if|suppose|supposing|in case|nếu|giả sử|trường hợp)\b", re.I)
-"""A clause whose names describe the asker's case: a condition ("if it happened in Paris"). A person speaking of
-themselves ("How do I get a fishing licence in Norway?") still asks about the name; the answer stage then looks for
-it in the whole index, so a name the story carries into the question ("I work at Vinamilk, ...") withholds an answer
-only from an index that never mentions it."""
+_CONDITION = re.compile(r"\b(?:if|suppose|supposing|in case|nếu|giả sử|trường hợp)\b", re.I)
+"""A clause that describes the asker's case as a condition ("if it happened in Paris", "nếu … 60 ngày"): its names
+and figures are the case's, not what is asked. (A person speaking of themselves, "How do I get a fishing licence in
+Norway?", still asks about the name; the answer stage looks names up in the whole index, so a name the story carries
+into the question, "I work at Vinamilk, ...", withholds an answer only from an index that never mentions it.)"""
+
+
+def without_conditions(question: str) -> str:
+    """``question`` without its clauses of condition ("Nếu người được bảo hiểm mất trong 60 ngày gia hạn đóng phí thì
+    gia đình có được nhận tiền không?" -> "gia đình có được nhận tiền không?")."""
+    question = nfc(question)
+    folded = fold(question)
+    kept, start = [], 0
+    for end in [m.start() for m in _CLAUSE.finditer(folded)] + [len(folded)]:
+        if not _CONDITION.search(question[start:end].lower()):
+            kept.append(question[start:end])
+        start = end
+    return "".join(kept).strip(" ,;:")
+
+
 _NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 
 
@@ -144,7 +159,7 @@ def _is_name(word: str) -> bool:
 def names(question: str, lang: str) -> list[str]:
     """The names ``question`` asks about: runs of capitalised words past a sentence's first word in its question
     sentences (greetings and the story before them left out, ``retrieve.wording``), outside conditions ("if it
-    happened in Paris", ``_NAME_CASE``)."""
+    happened in Paris", ``_CONDITION``)."""
     question = nfc(question)
     asked = nfc(rewrite(question, lang).question) if lang in ("vi", "en") else question
     out: list[str] = []
@@ -154,7 +169,7 @@ def names(question: str, lang: str) -> list[str]:
         for end in [m.start() for m in _CLAUSE.finditer(folded)] + [len(folded)]:
             clause, first = sentence[start:end], start == 0
             start = end
-            if _NAME_CASE.search(clause.lower()):
+            if _CONDITION.search(clause.lower()):
                 continue
             run: list[str] = []
             for i, m in enumerate(_NAME_WORD.finditer(clause)):
