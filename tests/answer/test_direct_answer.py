@@ -239,9 +239,9 @@ def test_a_definitions_list_is_not_quoted_whole_for_one_term() -> None:
 
 
 def test_a_yes_no_question_naming_a_figure_is_answered_with_the_figure_stated() -> None:
-    text = (
+    text = (  # the real sentence names the amount first: a question asking about a percentage reads the percentage
         "Non-compliance with the prohibition of the AI practices referred to in Article 5 shall be subject to"
-        " administrative fines of up to 7 % of total worldwide annual turnover."
+        " administrative fines of up to EUR 35 000 000 or up to 7 % of total worldwide annual turnover."
     )
     draft = ExtractiveGenerator().generate(
         "Is the fine for prohibited AI practices capped at 4% of worldwide turnover?", [_fragment(text)], "en"

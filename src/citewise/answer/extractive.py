@@ -160,14 +160,18 @@ def states_figure_asked(question: str, sentences: list[str]) -> bool | None:
 _LIST_LEAD = re.compile(r"(?::|\b(?:the following|as follows|sau đây|bao gồm|gồm))\s*$", re.I)
 
 
+_PERCENT = re.compile(r"%|\bper ?cent\b|\bphần trăm\b", re.I)
+
+
 def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int]:
-    """Answers in the unit the question names first ("how many hours" -> "72 hours"), figures before words,
+    """Answers in the unit the question names first ("how many hours" -> "72 hours", "capped at 4%" -> "7 %"), figures
+    before words,
     then the one the question's own words lead into ("Escape of water USD 250" in a row of excesses), then the
     one whose clause says most of what the question asks ("settle ... within 15 business days of receiving the
     documents" over "return the documents within 60 days" in one list of time limits)."""
     value = text[span[0] : span[1]]
-    asked = {u.lower().rstrip("s") for u in _UNIT.findall(question)}
-    units = {u.lower().rstrip("s") for u in _UNIT.findall(value)}
+    asked = {u.lower().rstrip("s") for u in _UNIT.findall(question)} | ({"%"} if _PERCENT.search(question) else set())
+    units = {u.lower().rstrip("s") for u in _UNIT.findall(value)} | ({"%"} if _PERCENT.search(value) else set())
     topic = _topic(question)
     near = len(topic & _keys(text[max(0, span[0] - 60) : span[0]]))
     clause = len(topic & _keys(_clause(text, span)))
