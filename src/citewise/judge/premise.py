@@ -1,11 +1,14 @@
-"""Figures a question takes as given: "Why is the licence valid for up to 05 years?" presupposes 05 years. When the
+"""What a question rests on, read before it is answered.
+
+Figures a question takes as given: "Why is the licence valid for up to 05 years?" presupposes 05 years. When the
 evidence never states such a figure, it cannot answer the question as asked: the question rests on a premise the
 sources do not hold ("the sources give 02 years"), and the honest outcome is "no direct answer" with the closest
-provisions, whose figures the reader then sees.
+provisions, whose figures the reader then sees. Two kinds of figures are not premises: those of a question that asks
+*whether* ("Is it 48 hours?", "…, đúng không?": the answer is "no, 72 hours") and those that describe the asker's own
+case ("Our cat is 11", "Bố tôi 72 tuổi", "if a company has 300 staff"): a rule answers a case it does not name.
 
-Two kinds of figures are not premises: those of a question that asks *whether* ("Is it 48 hours?", "…, đúng
-không?": the answer is "no, 72 hours") and those that describe the asker's own case ("Our cat is 11", "Bố tôi 72
-tuổi", "if a company has 300 staff"): a rule answers a case it does not name.
+Names a question asks about ("Is Dogecoin an accepted virtual asset?"): the judge reports those its evidence never
+mentions, and the answer stage withholds the answer when the whole index never does (``Retriever.mentions``).
 """
 
 from __future__ import annotations
@@ -30,9 +33,14 @@ _WHETHER = re.compile(
 clause after a comma ("If a death is involved, does the provider still have 15 days?")."""
 _CLAUSE = re.compile(r"[,;.:](?=\s|$)|[?!]|\bthi\b", re.I)
 """Where a clause ends: punctuation (not the separators inside "2.000.000" or "1,000") or "thì"."""
+_CONDITION_WORDS = r"if|suppose|supposing|in case|nếu|giả sử|trường hợp"
+_CONDITION = re.compile(rf"\b(?:{_CONDITION_WORDS})\b", re.I)
+"""A clause that describes the asker's case as a condition ("if it happened in Paris", "nếu … 60 ngày"): its names
+and figures are the case's, not what is asked. (A person speaking of themselves, "How do I get a fishing licence in
+Norway?", still asks about the name; the answer stage looks names up in the whole index, so a name the story carries
+into the question, "I work at Vinamilk, ...", withholds an answer only from an index that never mentions it.)"""
 _CASE = re.compile(
-    r"\b(?:i|i'?m|i'?ve|i'?d|my|me|we|we'?re|our|us(?!\$)|mine|if|suppose|supposing|in case"
-    r"|tôi|em|mình|chúng tôi|chúng em|nếu|giả sử|trường hợp)\b",
+    rf"\b(?:i|i'?m|i'?ve|i'?d|my|me|we|we'?re|our|us(?!\$)|mine|tôi|em|mình|chúng tôi|chúng em|{_CONDITION_WORDS})\b",
     re.I,
 )
 """Words of a clause that describes the asker's case: a person speaking of themselves, a condition. Read with the
@@ -45,6 +53,13 @@ _NAME_YEAR = re.compile(
 """The words before a year that is part of a document's name ("Bộ luật Hình sự năm 2017", "the Companies Act 2006")."""
 _PER = {"minutes", "hours", "days", "weeks", "months", "years"}
 """Units whose one is a rate, not a figure taken as given: "nghỉ bao lâu 1 năm" asks how long per year."""
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text``'s clauses (``_CLAUSE``), read on its folded form (one character per character, so the
+    spans cut ``text`` as written)."""
+    ends = [m.start() for m in _CLAUSE.finditer(fold(text))] + [len(text)]
+    return list(zip([0, *ends[:-1]], ends, strict=True))
 
 
 def asks_whether(question: str) -> bool:
@@ -68,26 +83,23 @@ def premises(question: str) -> list[Premise]:
     if asks_whether(question):
         return []
     question = with_digits(nfc(question))
-    folded = fold(question)  # one character per character: its clause bounds cut the question as written
     out: dict[str, Premise] = {}
-    start = 0
-    for end in [m.start() for m in _CLAUSE.finditer(folded)] + [len(folded)]:
-        clause, at = question[start:end], start
-        start = end
+    for at, end in _clauses(question):
+        clause = question[at:end]
         if _CASE.search(clause.lower()):
             continue
         units = figure_units(clause)
-        low = folded[at:end].lower()
-        names = {
+        low = fold(clause).lower()
+        years = {
             m.group(1) for m in NUMBER.finditer(low) if len(m.group(1)) == 4 and _NAME_YEAR.search(low[: m.start()])
         }
         for n in extract_numbers(clause):
             figure = n.rstrip("%")
             named = units.get(figure, {"%"} if n.endswith("%") else set())
-            if n.startswith("code:") or figure in names or (figure == "1" and named and named <= _PER):
+            if n.startswith("code:") or figure in years or (figure == "1" and named and named <= _PER):
                 continue
-            words = _words_of(question, low, at, figure, bool(named - {"", "%"}))
-            out.setdefault(figure, Premise(figure, text=words)).units.update(named)
+            said = _words_of(question, low, at, figure, bool(named - {"", "%"}))
+            out.setdefault(figure, Premise(figure, text=said)).units.update(named)
     return list(out.values())
 
 
@@ -128,23 +140,11 @@ def absent_premises(question: str, texts: Iterable[str]) -> list[str]:
     return out
 
 
-_CONDITION = re.compile(r"\b(?:if|suppose|supposing|in case|nếu|giả sử|trường hợp)\b", re.I)
-"""A clause that describes the asker's case as a condition ("if it happened in Paris", "nếu … 60 ngày"): its names
-and figures are the case's, not what is asked. (A person speaking of themselves, "How do I get a fishing licence in
-Norway?", still asks about the name; the answer stage looks names up in the whole index, so a name the story carries
-into the question, "I work at Vinamilk, ...", withholds an answer only from an index that never mentions it.)"""
-
-
 def without_conditions(question: str) -> str:
     """``question`` without its clauses of condition ("Nếu người được bảo hiểm mất trong 60 ngày gia hạn đóng phí thì
     gia đình có được nhận tiền không?" -> "gia đình có được nhận tiền không?")."""
     question = nfc(question)
-    folded = fold(question)
-    kept, start = [], 0
-    for end in [m.start() for m in _CLAUSE.finditer(folded)] + [len(folded)]:
-        if not _CONDITION.search(question[start:end].lower()):
-            kept.append(question[start:end])
-        start = end
+    kept = [question[a:b] for a, b in _clauses(question) if not _CONDITION.search(question[a:b].lower())]
     return "".join(kept).strip(" ,;:")
 
 
@@ -164,11 +164,8 @@ def names(question: str, lang: str) -> list[str]:
     asked = nfc(rewrite(question, lang).question) if lang in ("vi", "en") else question
     out: list[str] = []
     for sentence in re.split(r"(?<=[.!?])\s+", question.strip()):
-        folded = fold(sentence)
-        start = 0
-        for end in [m.start() for m in _CLAUSE.finditer(folded)] + [len(folded)]:
+        for start, end in _clauses(sentence):
             clause, first = sentence[start:end], start == 0
-            start = end
             if _CONDITION.search(clause.lower()):
                 continue
             run: list[str] = []
