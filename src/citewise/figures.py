@@ -18,6 +18,8 @@ _DATE_EN = re.compile(r"\b(\d{1,2})\s+(" + "|".join(_MONTHS) + r")\s+(\d{4})\b",
 _DATE_VI = re.compile(r"\bngay\s+(\d{1,2})\s+thang\s+(\d{1,2})\s+nam\s+(\d{4})\b", re.I)
 _CODE = re.compile(r"\b\d{1,4}/\d{4}/[A-ZĐ][\w\-]*\b|\b[A-Z]{1,5}-\d{2,4}(?:/\d{1,4})?\b")
 NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{3})+|\d+(?:[.,]\d+)?)(?![\w])(\s*%)?")
+PERCENT = r"%|per ?cent|phan tram"
+"""How a percentage is written, on folded lower-case text ("80%", "80 per cent", "80 phần trăm")."""
 REF_CONTEXT = re.compile(
     r"(dieu|khoan|diem|article|art\.?|articles|paragraph|point|section|rule|clause|chapter|chuong|annex|phu luc|recital|muc)\s*$",
     re.I,
@@ -47,6 +49,7 @@ _SPELLED = re.compile(
 )
 """A figure written in words before its unit ("two months", "mười lăm ngày"): read as the digits it
 stands for, so "2 months" and "two months" meet and "within two months" is a figure to check."""
+_SPELLED_ANY_CASE = re.compile(_SPELLED.pattern, re.I)
 
 
 def _value(word: str) -> int:
@@ -61,9 +64,6 @@ def with_digits(text: str) -> str:
     """``text`` with each figure written in words before its unit in digits ("twelve months" -> "12 months", "ba
     lần" -> "3 lần"), case kept elsewhere."""
     return _SPELLED_ANY_CASE.sub(lambda m: f"{_value(m.group(1).lower())} ", text)
-
-
-_SPELLED_ANY_CASE = re.compile(_SPELLED.pattern, re.I)
 
 
 def canon_number(raw: str) -> str:

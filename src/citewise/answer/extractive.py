@@ -20,10 +20,11 @@ from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
 from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
+from citewise.figures import PERCENT
 from citewise.judge.premise import without_conditions
 from citewise.judge.qtype import agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
-from citewise.lang import detect_language
+from citewise.lang import detect_language, fold
 from citewise.retrieve.wording import reworded
 from citewise.textmatch import UNIT as _UNIT
 from citewise.textmatch import (
@@ -160,7 +161,12 @@ def states_figure_asked(question: str, sentences: list[str]) -> bool | None:
 _LIST_LEAD = re.compile(r"(?::|\b(?:the following|as follows|sau đây|bao gồm|gồm))\s*$", re.I)
 
 
-_PERCENT = re.compile(r"%|\bper ?cent\b|\bphần trăm\b", re.I)
+_PERCENT = re.compile(rf"(?<![a-z])(?:{PERCENT})(?![a-z])")
+"""A percentage (``figures.PERCENT``), on folded lower-case text."""
+
+
+def _percent(text: str) -> set[str]:
+    return {"%"} if _PERCENT.search(fold(text).lower()) else set()
 
 
 def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int]:
@@ -170,8 +176,8 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
     one whose clause says most of what the question asks ("settle ... within 15 business days of receiving the
     documents" over "return the documents within 60 days" in one list of time limits)."""
     value = text[span[0] : span[1]]
-    asked = {u.lower().rstrip("s") for u in _UNIT.findall(question)} | ({"%"} if _PERCENT.search(question) else set())
-    units = {u.lower().rstrip("s") for u in _UNIT.findall(value)} | ({"%"} if _PERCENT.search(value) else set())
+    asked = {u.lower().rstrip("s") for u in _UNIT.findall(question)} | _percent(question)
+    units = {u.lower().rstrip("s") for u in _UNIT.findall(value)} | _percent(value)
     topic = _topic(question)
     near = len(topic & _keys(text[max(0, span[0] - 60) : span[0]]))
     clause = len(topic & _keys(_clause(text, span)))

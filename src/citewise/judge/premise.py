@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from citewise.figures import NUMBER, canon_number, extract_numbers, with_digits
-from citewise.judge.units import figure_units
+from citewise.judge.units import currency_before, figure_units
 from citewise.lang import fold, nfc
 from citewise.retrieve.wording import rewrite
 from citewise.textmatch import question_type, words
@@ -110,9 +110,9 @@ def _words_of(question: str, folded_clause: str, at: int, figure: str, unit_word
         if canon_number(m.group(1)) != figure:
             continue
         a, b = at + m.start(), at + m.end()
-        before = re.search(r"(?:US\$|\$|€|£|USD|EUR|GBP|VND)\s*$", question[max(0, a - 5) : a])
-        if before:
-            return question[a - len(before.group(0)) : b].strip()
+        currency = currency_before(folded_clause[max(0, m.start() - 5) : m.start()])
+        if currency:
+            return question[a - len(currency.group(0)) : b].strip()
         after = re.match(r"\s*[^\W\d_]+", question[b:]) if unit_word else None
         return (question[a:b] + (after.group(0) if after else "")).strip()
     return figure

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 
-from citewise.figures import NUMBER, REF_CONTEXT, canon_number
+from citewise.figures import NUMBER, PERCENT, REF_CONTEXT, canon_number
 from citewise.judge.tables import tables
 from citewise.lang import fold
 
 _AFTER: list[tuple[str, re.Pattern[str]]] = [
     (unit, re.compile(r"[\s-]*(?:" + pattern + r")(?![a-z])(?!\s*\d)"))
     for unit, pattern in [
-        ("%", r"%|per ?cent|percent|phan tram"),
+        ("%", PERCENT),
         ("years of age", r"tuoi|years? old|years? of age"),
         ("minutes", r"minutes?|phut"),
         ("hours", r"hours?|gio"),
@@ -34,13 +34,22 @@ _AFTER: list[tuple[str, re.Pattern[str]]] = [
         ("VND", r"vnd|dong|(?:trieu|ty|nghin|ngan) dong"),
     ]
 ]
-"""A unit word followed by a figure is a date's ("ngày 15 tháng 3 năm 2020": not 15 months nor 3 years)."""
+"""Units written after a figure, on folded lower-case text. A unit word followed by a figure is a date's ("ngày 15 tháng 3
+năm 2020": not 15 months nor 3 years)."""
 _BEFORE: list[tuple[str, re.Pattern[str]]] = [
     ("USD", re.compile(r"(?:usd|us\$|\$)\s*$")),
     ("EUR", re.compile(r"(?:eur|€)\s*$")),
     ("GBP", re.compile(r"(?:gbp|£)\s*$")),
     ("VND", re.compile(r"vnd\s*$")),
 ]
+"""Currencies written before a figure ("USD 250", "$5"), on folded lower-case text."""
+
+
+def currency_before(before: str) -> re.Match[str] | None:
+    """The currency written at the end of ``before`` (folded lower-case text ending where a figure starts), if any."""
+    return next((m for _, rx in _BEFORE if (m := rx.search(before))), None)
+
+
 _HEADER_UNIT = re.compile(r"\(([^()]{1,12})\)\s*$")
 """A column header's unit, in brackets at its end: "Limit (USD)", "Mức khấu trừ (đồng)"."""
 
