@@ -109,6 +109,9 @@ def test_the_names_a_question_asks_about() -> None:
     assert names("How does the FSRA assess WMDs and MoU terms?", "en") == []
     assert names("Chào Luật sư, em ở Hà Nội. Cho em hỏi tụi em đã đủ tuổi để cưới nhau chưa ạ?", "vi") == []
     assert names("If the loss happened in Paris, how long do I have to report it?", "en") == []
+    # nor the people of the question's story, named where a statement opens
+    story = "Mai Anh sent a payment from her wallet. What term refers to Mai Anh's wallet in Cambodia?"
+    assert names(story, "en") == ["Cambodia"]
     texts = ["Accepted Virtual Assets are listed by the Regulator.", "ADGM — Guidance"]
     assert unmentioned("Is Dogecoin an Accepted Virtual Asset in ADGM?", texts, "en") == ["Dogecoin"]
 
@@ -123,6 +126,22 @@ def test_a_name_the_sources_never_mention_is_said(fresh_index: Path, embedder: E
     assert coin.outcome == "no_direct_answer" and "They do not mention “Dogecoin”." in coin.text.split("\n")[0]
     assert "do not mention Dogecoin" in coin.reason
     assert known.outcome == "answered" and "72 hours" in known.text and "mention" not in known.reason
+
+
+def test_the_checks_run_without_a_judge(fresh_index: Path, embedder: Embedder) -> None:
+    """A checkout without the pair classifier's weights answers with no judge: the same evidence is read for the
+    figures and names a question rests on, and every other relevant search is still answered."""
+    settings = Settings(index=fresh_index, answer={"judge": "none"})
+    with citewise.open(settings=settings, embedder=embedder) as cw:
+        assert cw.judge() is None
+        wrong = cw.ask("Vì sao công ty bảo hiểm nhà ở được giải quyết bồi thường trong 20 ngày làm việc?")
+        coin = cw.ask("Will Bluewave pay for Dogecoin stolen from my phone on holiday?")
+        asked = cw.ask("Thời hạn giải quyết bồi thường bảo hiểm nhà ở là bao lâu?")
+    assert wrong.outcome == "no_direct_answer" and "Các tài liệu không nêu “20 ngày”" in wrong.text.split("\n")[0]
+    assert wrong.answerability is None and "takes as given 20 ngày" in wrong.reason
+    assert "answerability" not in wrong.reason  # no judge's score is claimed
+    assert coin.outcome == "no_direct_answer" and "They do not mention “Dogecoin”." in coin.text.split("\n")[0]
+    assert asked.outcome == "answered" and "15 ngày làm việc" in asked.text
 
 
 def test_a_condition_is_the_askers_case() -> None:

@@ -27,7 +27,7 @@ from citewise.assistant.records import (
 from citewise.assistant.relevance import OFF_TOPIC, off_topic, same_sentence
 from citewise.assistant.report import build_report, write_report
 from citewise.chunk.sentences import sentence_spans
-from citewise.judge.answerability import AnswerabilityJudge
+from citewise.judge.answerability import AnswerabilityJudge, lacking_premises
 from citewise.judge.llm import LlmTier
 from citewise.judge.records import Answerability
 from citewise.redact import keep
@@ -107,22 +107,24 @@ class Assistant:
         fragments = [Fragment(f"F{i + 1}", e) for i, e in enumerate(result.evidence[: self.settings.fragments])]
         judged = self._judge(question, result, lang, timings)
         threshold = self.judge.threshold(lang) if self.judge else 0.0
-        unknown = [n for n in judged.unmentioned if not self.retriever.mentions(n)] if judged is not None else []
-        if judged is not None and (not judged.answers(threshold) or unknown):
+        absent, names = self._premises(question, result, lang, judged)
+        unknown = [n for n in names if not self.retriever.mentions(n)]
+        unanswered = judged is not None and not judged.answers(threshold)
+        if unanswered or absent or unknown:
             reasons = [f"the sources do not mention {', '.join(unknown)}"] if unknown else []
-            if not judged.answers(threshold):
+            if judged is not None and unanswered:
                 reasons.insert(
                     0,
                     f"no evidence sentence states the answer (answerability {judged.score:.2f} "
                     f"< {threshold:.2f}, {judged.qtype} question)",
                 )
-            if judged.absent:
-                reasons.append(
-                    f"the question takes as given {', '.join(judged.absent)}, which the evidence does not state"
-                )
+            if absent:
+                reasons.append(f"the question takes as given {', '.join(absent)}, which the evidence does not state")
             why = "; ".join(reasons)
-            notes = _notes(lang, judged.absent, unknown)
-            answer = self._no_direct(question, lang, result, why, judged.score, timings, t0, notes=notes)
+            score = None if judged is None else judged.score
+            answer = self._no_direct(
+                question, lang, result, why, score, timings, t0, notes=_notes(lang, absent, unknown)
+            )
             return self._report(answer, result, [])
         if judged is not None and judged.span is not None:
             span = judged.span
@@ -213,6 +215,18 @@ class Assistant:
         judged = self.judge.answerable(question, result.evidence[: self.settings.fragments], lang)
         timings["judge"] = (self.clock() - t) * 1000
         return judged
+
+    def _premises(
+        self, question: str, result: SearchResult, lang: str, judged: Answerability | None
+    ) -> tuple[list[str], list[str]]:
+        """The figures ``question`` takes as given that the evidence does not state, and the names it asks about that
+        the evidence never mentions: the judge's reading, or without a judge the same reading of the same evidence
+        (a question that only names a provision is not read: the pinned provision answers it)."""
+        if judged is not None:
+            return judged.absent, judged.unmentioned
+        if is_lookup(result):
+            return [], []
+        return lacking_premises(question, result.evidence[: self.settings.fragments], lang)
 
     def _extractive_focus(self, question: str, fragments: list[Fragment], lang: str) -> list[Fragment]:
         """With no judge's answering sentence, the sentence the extractive answer would quote first (chosen by

@@ -63,7 +63,7 @@ class AnswerabilityJudge(abc.ABC):
         """Score how well ``evidence`` (the found items, supporting ones skipped, the first ``MAX_EVIDENCE``)
         states the answer to ``question`` and find the sentence that does; ``span.evidence`` indexes
         ``evidence``."""
-        found = [(i, e) for i, e in enumerate(evidence) if not e.supporting][:MAX_EVIDENCE]
+        found = read_evidence(evidence)
         lang = lang or detect_language(question)
         passages = [passage_of(e) for _, e in found]
         judged = self.judge(question, passages, lang)
@@ -84,6 +84,12 @@ class AnswerabilityJudge(abc.ABC):
     @abc.abstractmethod
     def threshold(self, lang: str) -> float:
         """The score at or above which the evidence is taken to answer (chosen on dev data)."""
+
+
+def read_evidence(evidence: Sequence[Evidence]) -> list[tuple[int, Evidence]]:
+    """The evidence items a judgment reads, with their indexes in ``evidence``: the found ones (supporting ones
+    skipped), the first ``MAX_EVIDENCE``."""
+    return [(i, e) for i, e in enumerate(evidence) if not e.supporting][:MAX_EVIDENCE]
 
 
 def passage_of(e: Evidence) -> Passage:
@@ -262,14 +268,24 @@ def held_premises(
     (whether the score was under the threshold already or not: the answer names them), and the names the question
     asks about that the passages never mention in ``unmentioned`` (whether the sources mention them anywhere is the
     answer stage's to find out: it holds the index)."""
-    texts = [t for p in passages for t in (p.header, p.text)]
-    absent, names = absent_premises(question, texts), unmentioned(question, texts, lang)
+    absent, names = _lacking(question, passages, lang)
     if not absent:
         return replace(judged, unmentioned=names) if names else judged
     if judged.score < threshold:
         return replace(judged, absent=absent, unmentioned=names)
     score = threshold - PREMISE_MARGIN
     return replace(judged, score=score, absent=absent, unmentioned=names, scores={**judged.scores, "premise": score})
+
+
+def lacking_premises(question: str, evidence: Sequence[Evidence], lang: str) -> tuple[list[str], list[str]]:
+    """Without a judge: the figures ``question`` takes as given that the evidence a judge would read does not state,
+    and the names it asks about that this evidence never mentions (``held_premises`` reads the same for a judge)."""
+    return _lacking(question, [passage_of(e) for _, e in read_evidence(evidence)], lang)
+
+
+def _lacking(question: str, passages: Sequence[Passage], lang: str) -> tuple[list[str], list[str]]:
+    texts = [t for p in passages for t in (p.header, p.text)]
+    return absent_premises(question, texts), unmentioned(question, texts, lang)
 
 
 def span_of(c: Candidate, qtype: str) -> AnswerSpan:

@@ -159,11 +159,14 @@ def _is_name(word: str) -> bool:
 def names(question: str, lang: str) -> list[str]:
     """The names ``question`` asks about: runs of capitalised words past a sentence's first word in its question
     sentences (greetings and the story before them left out, ``retrieve.wording``), outside conditions ("if it
-    happened in Paris", ``_CONDITION``)."""
+    happened in Paris", ``_CONDITION``), and not the people of its story ("John wants to send a payment. … what term
+    refers to John's wallet?": a name that opens one of its statements)."""
     question = nfc(question)
     asked = nfc(rewrite(question, lang).question) if lang in ("vi", "en") else question
+    sentences = re.split(r"(?<=[.!?])\s+", question.strip())
+    story = {w for s in sentences if not s.endswith("?") for w in _leading_name(s)}
     out: list[str] = []
-    for sentence in re.split(r"(?<=[.!?])\s+", question.strip()):
+    for sentence in sentences:
         for start, end in _clauses(sentence):
             clause, first = sentence[start:end], start == 0
             if _CONDITION.search(clause.lower()):
@@ -178,7 +181,22 @@ def names(question: str, lang: str) -> list[str]:
                 run = []
             if run:
                 out.append(" ".join(run))
-    return [n for n in dict.fromkeys(out) if n in asked]
+    return [n for n in dict.fromkeys(out) if n in asked and not {_POSSESSIVE.sub("", w) for w in n.split()} <= story]
+
+
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+def _leading_name(sentence: str) -> list[str]:
+    """The capitalised words that open ``sentence`` ("Mai Anh sent …" -> Mai, Anh)."""
+    out: list[str] = []
+    end = 0
+    for m in _NAME_WORD.finditer(sentence):
+        if sentence[end : m.start()].strip() or not _is_name(m.group(0)):
+            break
+        out.append(m.group(0))
+        end = m.end()
+    return out
 
 
 def unmentioned(question: str, texts: Iterable[str], lang: str) -> list[str]:
