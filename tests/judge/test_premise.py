@@ -10,7 +10,15 @@ import citewise
 from citewise.figures import with_digits
 from citewise.index.embedder import Embedder
 from citewise.judge.answerability import FeatureJudge, held_premises
-from citewise.judge.premise import absent_premises, asks_whether, names, premises, unmentioned, without_conditions
+from citewise.judge.premise import (
+    absent_premises,
+    asks_whether,
+    names,
+    premises,
+    swapped_values,
+    unmentioned,
+    without_conditions,
+)
 from citewise.judge.records import Passage
 from citewise.judge.units import figure_units
 from citewise.settings import Settings
@@ -150,3 +158,25 @@ def test_a_condition_is_the_askers_case() -> None:
     tested = "If a serious incident involves the death of a person, does the provider still have 15 days to report it?"
     assert without_conditions(tested) == "does the provider still have 15 days to report it?"
     assert without_conditions("Is the fine capped at 4% of turnover?") == "Is the fine capped at 4% of turnover?"
+
+
+def test_a_month_frequency_or_sex_the_evidence_swaps_for_another() -> None:
+    aml = "A Relevant Person must submit the AML Return to the Regulator by the end of April each year."
+    assert absent_premises("Why must the AML Return be filed by the end of June each year?", [aml]) == ["June"]
+    assert swapped_values("Why must the AML Return be filed by the end of April?", [aml]) == []
+    mlro = "The MLRO must report semi-annually to the Governing Body."
+    assert swapped_values("Why does the MLRO report to the Governing Body on a quarterly basis?", [mlro]) == [
+        "quarterly"
+    ]
+    breaks = "Lao động nữ trong thời gian nuôi con dưới 12 tháng tuổi được nghỉ mỗi ngày 60 phút."
+    male = "Lao động nam nuôi con dưới 12 tháng tuổi được nghỉ bao nhiêu phút mỗi ngày?"
+    assert swapped_values(male, [breaks]) == ["Lao động nam"]
+    # not swapped: a value the evidence never speaks of, both values at once, a question asking whether, a case
+    assert swapped_values("Why is the AML Return due in June?", ["The AML Return form is prescribed."]) == []
+    assert swapped_values("Are men and women paid the same?", ["Women shall be paid equally."]) == []
+    assert swapped_values("Is the AML Return due by the end of June?", [aml]) == []
+    assert swapped_values("If we report quarterly, what must the report hold?", [mlro]) == []
+    # "may" the verb is no month; "women" holds no "men", "semi-annually" no "annually"
+    assert swapped_values("When may a firm file its return?", ["by 30 April 2024"]) == []
+    assert swapped_values("Which duties apply to women?", ["Men and women alike."]) == []
+    assert swapped_values("Why must it be reported annually?", [mlro]) == ["annually"]

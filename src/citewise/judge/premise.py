@@ -118,10 +118,70 @@ def _words_of(question: str, folded_clause: str, at: int, figure: str, unit_word
     return figure
 
 
+_MONTHS = "January February March April May June July August September October November December".split()
+_VALUE_CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
+    "month": {m: re.compile(rf"\b{m}\b(?=\s*\d)|(?<=\d\s){m}\b" if m == "May" else rf"\b{m}\b") for m in _MONTHS},
+    "frequency": {
+        value: re.compile(rf"(?<![\w-])(?:{pattern})\b", re.I)
+        for value, pattern in {
+            "daily": r"daily|every day|each day|once a day|hằng ngày|hàng ngày",
+            "weekly": r"weekly|every week|each week|once a week|hằng tuần|hàng tuần",
+            "monthly": r"monthly|every month|each month|once a month|hằng tháng|hàng tháng",
+            "quarterly": r"quarterly|every quarter|each quarter|once a quarter|hằng quý|hàng quý",
+            "half-yearly": r"semi-annual(?:ly)?|half-yearly|bi-annual(?:ly)?|twice a year|every six months",
+            "annually": r"annually|yearly|every year|each year|once a year|hằng năm|hàng năm",
+        }.items()
+    },
+    "sex": {
+        value: re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.I)
+        for value, pattern in {
+            "male": r"male|men|lao động nam|người nam|nam giới|nam công nhân",
+            "female": r"female|women|lao động nữ|người nữ|nữ giới|phụ nữ|nữ công nhân",
+        }.items()
+    },
+}
+"""Closed classes of values a question can take as given besides figures: months, frequencies, a person's sex. Their
+members stand for one another, so evidence that states one of them and never the question's has swapped it ("filed by
+the end of June" of a rule giving the end of April; "lao động nam" of a rule for "lao động nữ")."""
+
+
+def swapped_values(question: str, texts: Iterable[str]) -> list[str]:
+    """The words of the values of ``_VALUE_CLASSES`` ``question`` takes as given (clauses about the asker's case and
+    questions asking whether left out, as for figures) that none of ``texts`` states while they state another member of
+    the same class."""
+    if asks_whether(question):
+        return []
+    question = nfc(question)
+    asked: dict[str, dict[str, str]] = {}
+    for at, end in _clauses(question):
+        clause = question[at:end]
+        if _CASE.search(clause.lower()):
+            continue
+        for kind, members in _VALUE_CLASSES.items():
+            for value, pattern in members.items():
+                m = pattern.search(clause)
+                if m:
+                    asked.setdefault(kind, {}).setdefault(value, m.group(0))
+    if not asked:
+        return []
+    joined = nfc(" ".join(texts))
+    out: list[str] = []
+    for kind, values in asked.items():
+        stated = {v for v, pattern in _VALUE_CLASSES[kind].items() if pattern.search(joined)}
+        if stated and not stated & set(values):
+            out += values.values()
+    return out
+
+
 def absent_premises(question: str, texts: Iterable[str]) -> list[str]:
     """The words of the figures ``question`` takes as given that none of ``texts`` (the evidence read, with its
     headers) states, or states only with other units ("3 lần" where the evidence has 3 only as "3 tháng" or a bare
-    enumerator)."""
+    enumerator), then those of the values it takes as given that ``texts`` swap for others (``swapped_values``)."""
+    texts = list(texts)
+    return _absent_figures(question, texts) + swapped_values(question, texts)
+
+
+def _absent_figures(question: str, texts: list[str]) -> list[str]:
     given = premises(question)
     if not given:
         return []
