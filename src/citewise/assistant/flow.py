@@ -219,9 +219,9 @@ class Assistant:
     def _premises(
         self, question: str, result: SearchResult, lang: str, judged: Answerability | None
     ) -> tuple[list[str], list[str]]:
-        """The figures ``question`` takes as given that the evidence does not state, and the names it asks about that
-        the evidence never mentions: the judge's reading, or without a judge the same reading of the same evidence
-        (a question that only names a provision is not read: the pinned provision answers it)."""
+        """The figures and values ``question`` takes as given that the evidence does not state, and the names it asks
+        about that the evidence never mentions: the judge's reading, or without a judge the same reading of the same
+        evidence (a question that only names a provision is not read: the pinned provision answers it)."""
         if judged is not None:
             return judged.absent, judged.unmentioned
         if is_lookup(result):
