@@ -7,14 +7,14 @@ import re
 
 from citewise.lang import fold, nfc
 
-_MONTHS = {
+MONTHS = {
     m: i + 1
     for i, m in enumerate(
         "january february march april may june july august september october november december".split()
     )
 }
 _DATE_NUM = re.compile(r"\b(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\b")
-_DATE_EN = re.compile(r"\b(\d{1,2})\s+(" + "|".join(_MONTHS) + r")\s+(\d{4})\b", re.I)
+_DATE_EN = re.compile(r"\b(\d{1,2})\s+(" + "|".join(MONTHS) + r")\s+(\d{4})\b", re.I)
 _DATE_VI = re.compile(r"\bngay\s+(\d{1,2})\s+thang\s+(\d{1,2})\s+nam\s+(\d{4})\b", re.I)
 _CODE = re.compile(r"\b\d{1,4}/\d{4}/[A-ZĐ][\w\-]*\b|\b[A-Z]{1,5}-\d{2,4}(?:/\d{1,4})?\b")
 NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{3})+|\d+(?:[.,]\d+)?)(?![\w])(\s*%)?")
@@ -93,7 +93,7 @@ def extract_numbers(text: str) -> set[str]:
                 continue
             spans.append(m.span())
     for m in _DATE_EN.finditer(f):
-        out.add("date:" + _iso(m.group(1), str(_MONTHS[m.group(2).lower()]), m.group(3)))
+        out.add("date:" + _iso(m.group(1), str(MONTHS[m.group(2).lower()]), m.group(3)))
         spans.append(m.span())
     for m in _CODE.finditer(text):
         out.add("code:" + fold(m.group(0)).lower())

@@ -19,7 +19,8 @@ NOT_STATED = {
     "en": "They do not state {figures}, which the question takes as given.",
     "vi": "Các tài liệu không nêu {figures} như câu hỏi đặt ra.",
 }
-"""Said after ``NO_DIRECT`` when the question rests on figures the evidence never states (``judge.premise``)."""
+"""Said after ``NO_DIRECT`` when the question rests on figures or values the evidence never states
+(``judge.premise``)."""
 NOT_MENTIONED = {
     "en": "They do not mention {names}.",
     "vi": "Các tài liệu không nhắc đến {names}.",

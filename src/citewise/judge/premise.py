@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from citewise.figures import NUMBER, canon_number, extract_numbers, with_digits
+from citewise.figures import MONTHS, NUMBER, canon_number, extract_numbers, with_digits
 from citewise.judge.units import currency_before, figure_units
 from citewise.lang import fold, nfc
 from citewise.retrieve.wording import rewrite
@@ -62,6 +62,14 @@ def _clauses(text: str) -> list[tuple[int, int]]:
     return list(zip([0, *ends[:-1]], ends, strict=True))
 
 
+def _given_clauses(question: str) -> list[tuple[int, str]]:
+    """The clauses of ``question`` (with their offsets) whose figures and values it takes as given: none when it asks
+    whether something holds, else those that do not describe the asker's own case."""
+    if asks_whether(question):
+        return []
+    return [(at, question[at:end]) for at, end in _clauses(question) if not _CASE.search(question[at:end].lower())]
+
+
 def asks_whether(question: str) -> bool:
     """Whether ``question`` asks if something holds (its figures are then put to the test, not taken as given)."""
     return question_type(question) == "yes_no" or _WHETHER.search(fold(" ".join(question.split())).lower()) is not None
@@ -80,14 +88,9 @@ class Premise:
 def premises(question: str) -> list[Premise]:
     """The figures ``question`` takes as given: none for a question asking whether; otherwise those of clauses that
     do not describe the asker's own case. Provision numbers and document codes are not figures."""
-    if asks_whether(question):
-        return []
     question = with_digits(nfc(question))
     out: dict[str, Premise] = {}
-    for at, end in _clauses(question):
-        clause = question[at:end]
-        if _CASE.search(clause.lower()):
-            continue
+    for at, clause in _given_clauses(question):
         units = figure_units(clause)
         low = fold(clause).lower()
         years = {
@@ -118,9 +121,11 @@ def _words_of(question: str, folded_clause: str, at: int, figure: str, unit_word
     return figure
 
 
-_MONTHS = "January February March April May June July August September October November December".split()
 _VALUE_CLASSES: dict[str, dict[str, re.Pattern[str]]] = {
-    "month": {m: re.compile(rf"\b{m}\b(?=\s*\d)|(?<=\d\s){m}\b" if m == "May" else rf"\b{m}\b") for m in _MONTHS},
+    "month": {
+        m: re.compile(rf"\b{m}\b(?=\s*\d)|(?<=\d\s){m}\b" if m == "May" else rf"\b{m}\b")
+        for m in (name.capitalize() for name in MONTHS)
+    },
     "frequency": {
         value: re.compile(rf"(?<![\w-])(?:{pattern})\b", re.I)
         for value, pattern in {
@@ -149,14 +154,8 @@ def swapped_values(question: str, texts: Iterable[str]) -> list[str]:
     """The words of the values of ``_VALUE_CLASSES`` ``question`` takes as given (clauses about the asker's case and
     questions asking whether left out, as for figures) that none of ``texts`` states while they state another member of
     the same class."""
-    if asks_whether(question):
-        return []
-    question = nfc(question)
     asked: dict[str, dict[str, str]] = {}
-    for at, end in _clauses(question):
-        clause = question[at:end]
-        if _CASE.search(clause.lower()):
-            continue
+    for _, clause in _given_clauses(nfc(question)):
         for kind, members in _VALUE_CLASSES.items():
             for value, pattern in members.items():
                 m = pattern.search(clause)

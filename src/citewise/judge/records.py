@@ -45,8 +45,8 @@ class Answerability:
     scores: dict[str, float] = field(default_factory=dict)
     """Each tier's score of the best sentence."""
     absent: list[str] = field(default_factory=list)
-    """Figures the question takes as given that the evidence never states (``judge.premise``): the score is then
-    held under the threshold."""
+    """Figures and values (a month, a frequency, a sex) the question takes as given that the evidence never states
+    (``judge.premise``): the score is then held under the threshold."""
     unmentioned: list[str] = field(default_factory=list)
     """Names the question asks about that the evidence never mentions ("Dogecoin"); the answer stage withholds the
     answer when the sources mention one nowhere."""
