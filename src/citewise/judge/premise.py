@@ -103,7 +103,8 @@ def premises(question: str) -> list[Premise]:
                 continue
             said = _words_of(question, low, at, figure, bool(named - {"", "%"}))
             out.setdefault(figure, Premise(figure, text=said)).units.update(named)
-    return list(out.values())
+    # in the question's order (``extract_numbers`` gives a set, whose order changes from process to process)
+    return sorted(out.values(), key=lambda p: question.find(p.text))
 
 
 def _words_of(question: str, folded_clause: str, at: int, figure: str, unit_word: bool) -> str:
