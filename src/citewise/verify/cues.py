@@ -263,6 +263,39 @@ FLIPS: tuple[tuple[str, str], ...] = (
 _FLIP_TOKENS = tuple((tuple(tokens(a)), tuple(tokens(b))) for a, b in FLIPS)
 
 
+PARTY_ALIASES: tuple[tuple[str, str], ...] = (
+    # another name for one side of a party pair in ``FLIPS``: (alias, side)
+    ("insurance company", "insurer"),
+    ("insurance undertaking", "insurer"),
+    ("the company", "the insurer"),
+    ("our company", "our insurer"),
+    ("this company", "this insurer"),
+    ("công ty bảo hiểm", "doanh nghiệp bảo hiểm"),
+    ("nhà bảo hiểm", "doanh nghiệp bảo hiểm"),
+    ("người mua bảo hiểm", "bên mua bảo hiểm"),
+)
+"""Names a provision and its restatement use for the same party ("the company" for the insurer): a claim saying
+"the insurer" of a source saying "the company" names the same side of the pair, not its counterpart. Only
+"the company" with a determiner: a "travel company" is not the insurer."""
+_ALIAS_TOKENS = tuple((tuple(tokens(a)), tuple(tokens(b))) for a, b in PARTY_ALIASES)
+
+
+def party_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
+    """``toks`` with every ``PARTY_ALIASES`` name written as the side it names (longest name first)."""
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        for alias, side in _ALIAS_TOKENS:
+            if toks[i : i + len(alias)] == alias:
+                out.extend(side)
+                i += len(alias)
+                break
+        else:
+            out.append(toks[i])
+            i += 1
+    return tuple(out)
+
+
 def _positions(toks: tuple[str, ...], phrase: tuple[str, ...]) -> list[int]:
     n = len(phrase)
     return [i for i in range(len(toks) - n + 1) if toks[i : i + n] == phrase]
@@ -274,11 +307,12 @@ def _has(toks: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
 
 def flips(claim: Cues, source: Cues) -> int:
     """Counterpart swaps: the claim says one side of a ``FLIPS`` pair that the source does not
-    say, while the source says the other side."""
+    say, while the source says the other side. Parties are read by their sides (``party_tokens``)."""
+    c, s = party_tokens(claim.tokens), party_tokens(source.tokens)
     out = 0
     for a, b in _FLIP_TOKENS:
         for x, y in ((a, b), (b, a)):
-            if _has(claim.tokens, x) and not _has(source.tokens, x) and _has(source.tokens, y):
+            if _has(c, x) and not _has(s, x) and _has(s, y):
                 out += 1
     return out
 
@@ -303,13 +337,15 @@ def _subsequence(small: list[int], big: list[int]) -> bool:
 
 def swapped_roles(claim: Cues, source: Cues) -> int:
     """Pairs of ``FLIPS`` the source names both sides of, that the claim names in an order the
-    source never does ("the insurer pays the insured" against "the insured pays the insurer")."""
+    source never does ("the insurer pays the insured" against "the insured pays the insurer", or against "the
+    insured pays the company": parties are read by their sides, ``party_tokens``)."""
+    c, s = party_tokens(claim.tokens), party_tokens(source.tokens)
     out = 0
     for a, b in _FLIP_TOKENS:
-        src = _mentions(source.tokens, a, b)
+        src = _mentions(s, a, b)
         if 0 not in src or 1 not in src:
             continue
-        mine = _mentions(claim.tokens, a, b)
+        mine = _mentions(c, a, b)
         if mine and not _subsequence(mine, src):
             out += 1
     return out
