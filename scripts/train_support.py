@@ -16,6 +16,10 @@ group), never on dev: ``supported`` is the lowest threshold whose precision on "
 bench/results/train_support.json (data sizes, sha256 of the weights, out-of-fold figures).
 
     .venv/bin/python scripts/train_support.py [--data ../shared/data]
+
+``--monotone checks|all`` constrains the trees (support only falls with the explicit checks; with ``all`` it also
+only rises with coverage): measured and not used (docs/benchmarks.md, "Parties by their side; monotone trees and
+the source's wording").
 """
 
 from __future__ import annotations
@@ -72,6 +76,26 @@ hard near-misses, with each premise quoted verbatim (supported) and claims writt
 (unsupported), the population the validator decides on."""
 
 
+RISING = (
+    "uni_best bi_best tri_best uni_all bi_all run_best caps_cov num_context order half_min exact_cov para_cov para_bi"
+).split()
+"""Features support may only rise with (``--monotone``): coverage of the claim by the source, in any reading."""
+FALLING = (
+    "novel num_missing ref_missing neg_claim_only neg_flip oblig_lost perm_for_oblig modal_flip flip roles"
+    " scope_added subject_swap"
+).split()
+"""Features support may only fall with (``--monotone``): words, figures and references the source lacks, and every
+explicit check of polarity, modality, counterparts, parties and scope."""
+
+
+def monotone_signs(which: str) -> np.ndarray | None:
+    """``all``: RISING and FALLING constrained; ``checks``: FALLING only; ``none``: no constraint."""
+    if which == "none":
+        return None
+    rising = RISING if which == "all" else []
+    return np.array([1 if f in rising else -1 if f in FALLING else 0 for f in FEATURES])
+
+
 MIN_ADMITTED = 20
 
 
@@ -124,7 +148,12 @@ TIERS = (
 
 
 def train_tier(
-    spec: TierSpec, pairs: list[Pair], x: np.ndarray, y: np.ndarray, pert_weight: float = 1.0
+    spec: TierSpec,
+    pairs: list[Pair],
+    x: np.ndarray,
+    y: np.ndarray,
+    pert_weight: float = 1.0,
+    monotone: np.ndarray | None = None,
 ) -> tuple[dict[str, Any], np.ndarray]:
     """One tier: out-of-fold probabilities (5 folds by group) choose its thresholds per language, then
     the trees are fitted on every pair the tier trains on. Returns the tier and its out-of-fold scores."""
@@ -139,7 +168,7 @@ def train_tier(
     oof = np.zeros(len(sub))
     for k in range(5):
         tr, te = folds != k, folds == k
-        trees, base = fit_boosted(xt[tr], yt[tr], w[tr], **BOOST)
+        trees, base = fit_boosted(xt[tr], yt[tr], w[tr], monotone=monotone, **BOOST)
         oof[te] = 1.0 / (1.0 + np.exp(-predict_log_odds(trees, base, xt[te], BOOST["rate"])))
     vi = np.array([p.dataset.startswith("alqac") or p.dataset.endswith("-vi") for p in sub])
     picked = np.array([spec.threshold_sets is None or p.dataset in spec.threshold_sets for p in sub])
@@ -150,7 +179,7 @@ def train_tier(
         t_sup = threshold_for_precision(oof[m], yt[m], spec.precision, wm)
         thresholds["supported"][lang] = round(t_sup, 4)
         thresholds["partial"][lang] = round(min(t_sup, threshold_for_precision(oof[m], yt[m], 0.90, wm)), 4)
-    trees, base = fit_boosted(xt, yt, w, **BOOST)
+    trees, base = fit_boosted(xt, yt, w, monotone=monotone, **BOOST)
     tier = {
         "name": spec.name,
         "rate": BOOST["rate"],
@@ -180,6 +209,12 @@ def main(argv: list[str] | None = None) -> int:
         help=f"reworded near-misses to train on, comma-separated among {','.join(PERT_KINDS)}",
     )
     ap.add_argument("--pert-weight", type=float, default=1.0, help="their weight against a natural data set")
+    ap.add_argument(
+        "--monotone",
+        choices=("none", "checks", "all"),
+        default="none",
+        help="checks: support only falls with FALLING; all: also only rises with RISING",
+    )
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
@@ -195,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     y = np.array([1.0 if p.label == "supported" else 0.0 for p in pairs])
     tiers, oofs = [], {}
     for spec in TIERS:
-        tier, oofs[spec.name] = train_tier(spec, pairs, x, y, args.pert_weight)
+        tier, oofs[spec.name] = train_tier(spec, pairs, x, y, args.pert_weight, monotone_signs(args.monotone))
         tiers.append(tier)
         print(spec.name, json.dumps(tier["thresholds"]), flush=True)
     model = {
@@ -246,6 +281,7 @@ def main(argv: list[str] | None = None) -> int:
             ds: oof_at(np.array([p.dataset == ds for p in pairs])) for ds in sorted({p.dataset for p in pairs})
         },
         "boost": BOOST,
+        "monotone": args.monotone,
         "feature_seconds": round(feat_s, 1),
     }
     results = RESULTS if out == WEIGHTS.resolve() else out.with_suffix(".report.json")

@@ -18,8 +18,14 @@ def fit_boosted(
     bins: int = 32,
     min_hess: float = 1.0,
     l2: float = 1.0,
+    monotone: np.ndarray | None = None,
 ) -> tuple[list[Tree], float]:
-    """Boosted trees for P(y = 1) with sample weights ``w``; returns the trees and the base log-odds."""
+    """Boosted trees for P(y = 1) with sample weights ``w``; returns the trees and the base log-odds.
+
+    ``monotone``: per feature +1 (the log-odds may only rise with it), -1 (only fall) or 0 (free). A split on a
+    constrained feature is taken only when its two leaves keep the direction, and the leaves below it stay on
+    their side of the split's midpoint (the bounds are passed down), so each tree, and their sum, is monotone."""
+    mono = np.zeros(x.shape[1], dtype=np.int64) if monotone is None else np.asarray(monotone, dtype=np.int64)
     edges = [np.unique(np.quantile(x[:, j], np.linspace(0, 1, bins + 1)[1:-1])) for j in range(x.shape[1])]
     binned = np.stack([np.searchsorted(edges[j], x[:, j], side="left") for j in range(x.shape[1])], axis=1)
     prior = float(np.clip(np.sum(w * y) / np.sum(w), 1e-6, 1 - 1e-6))
@@ -30,7 +36,7 @@ def fit_boosted(
         p = 1.0 / (1.0 + np.exp(-f))
         g, h = w * (p - y), w * p * (1 - p)
         tree = Tree()
-        _grow(tree, np.arange(len(x)), binned, edges, g, h, depth, min_hess, l2)
+        _grow(tree, np.arange(len(x)), binned, edges, g, h, depth, min_hess, l2, mono, (-np.inf, np.inf))
         f += rate * tree.predict(x)
         trees.append(tree)
     return trees, base
@@ -46,9 +52,12 @@ def _grow(
     depth: int,
     min_hess: float,
     l2: float,
+    mono: np.ndarray,
+    bounds: tuple[float, float],
 ) -> int:
+    lo, hi = bounds
     gs, hs = g[rows].sum(), h[rows].sum()
-    node = tree.add(value=float(-gs / (hs + l2)))
+    node = tree.add(value=float(np.clip(-gs / (hs + l2), lo, hi)))
     if depth == 0 or len(rows) < 2:
         return node
     best = (0.0, -1, 0)
@@ -62,6 +71,9 @@ def _grow(
         ok = (hl >= min_hess) & (hr >= min_hess)
         if not ok.any():
             continue
+        if mono[j]:
+            wl, wr = np.clip(-gl / (hl + l2), lo, hi), np.clip(-gr / (hr + l2), lo, hi)
+            ok &= mono[j] * (wr - wl) >= 0
         gain = np.where(ok, gl * gl / (hl + l2) + gr * gr / (hr + l2) - parent, -np.inf)
         b = int(np.argmax(gain))
         if gain[b] > best[0]:
@@ -72,6 +84,12 @@ def _grow(
     go_left = binned[rows, j] <= b
     tree.feature[node] = j
     tree.threshold[node] = float(edges[j][b])
-    tree.left[node] = _grow(tree, rows[go_left], binned, edges, g, h, depth - 1, min_hess, l2)
-    tree.right[node] = _grow(tree, rows[~go_left], binned, edges, g, h, depth - 1, min_hess, l2)
+    left_bounds = right_bounds = bounds
+    if mono[j]:
+        gl_, hl_ = g[rows[go_left]].sum(), h[rows[go_left]].sum()
+        gr_, hr_ = gs - gl_, hs - hl_
+        mid = 0.5 * (float(np.clip(-gl_ / (hl_ + l2), lo, hi)) + float(np.clip(-gr_ / (hr_ + l2), lo, hi)))
+        left_bounds, right_bounds = ((lo, mid), (mid, hi)) if mono[j] > 0 else ((mid, hi), (lo, mid))
+    tree.left[node] = _grow(tree, rows[go_left], binned, edges, g, h, depth - 1, min_hess, l2, mono, left_bounds)
+    tree.right[node] = _grow(tree, rows[~go_left], binned, edges, g, h, depth - 1, min_hess, l2, mono, right_bounds)
     return node
