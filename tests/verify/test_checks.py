@@ -143,3 +143,19 @@ def test_the_idiom_as_a_rule_is_no_reference() -> None:
         "rule (a)",
         "clause b",
     ]
+
+
+def test_a_sentence_not_supported_names_what_the_checks_found() -> None:
+    """The verdict says why in words the reader can check in the quote: here, the parties the other way round."""
+    rule = "The processor shall notify the controller without undue delay after becoming aware of a breach."
+    frags = [fragment("F2", rule, "Article 33", "en")]
+    swapped = "The controller shall notify the processor without undue delay after becoming aware of a breach."
+    checked = Validator().check(Draft([DraftSentence(swapped, ["F2"])], "scripted"), frags)[0]
+    assert checked.verdict.status != "supported"
+    assert "support check: names the controller before the processor: its source has them the other way round" in (
+        checked.verdict.details
+    ), checked.verdict.details
+    faithful = "The processor must notify the controller without undue delay after becoming aware of a breach."
+    ok = Validator().check(Draft([DraftSentence(faithful, ["F2"])], "scripted"), frags)[0]
+    assert ok.verdict.status == "supported"
+    assert not any(d.startswith("support check: ") for d in ok.verdict.details)

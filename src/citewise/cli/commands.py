@@ -363,9 +363,11 @@ def verify(
     if as_json:
         _emit([v.to_dict() for v in verdicts])
         return
-    table = Table("line", "verdict", "score", "claim", "missing figures")
+    table = Table("line", "verdict", "score", "claim", "missing figures", "checks")
     for v in verdicts:
-        table.add_row(str(v.line), v.status, f"{v.score:.3f}", v.claim[:80], ", ".join(v.missing_figures))
+        table.add_row(
+            str(v.line), v.status, f"{v.score:.3f}", v.claim[:80], ", ".join(v.missing_figures), "; ".join(v.findings)
+        )
     out.print(table)
     counts = {s: sum(v.status == s for v in verdicts) for s in ("supported", "partial", "unsupported")}
     out.print(", ".join(f"{n} {s}" for s, n in counts.items()), highlight=False)

@@ -208,9 +208,13 @@ SCOPE: tuple[tuple[str, ...], ...] = tuple(
 that says one its source does not is broader or narrower than the source."""
 
 
-def scope_added(claim: Cues, source: Cues) -> int:
+def scope_words(claim: Cues, source: Cues) -> list[str]:
     """``SCOPE`` phrases the claim says and the source does not."""
-    return sum(1 for p in SCOPE if _has(claim.tokens, p) and not _has(source.tokens, p))
+    return [" ".join(p) for p in SCOPE if _has(claim.tokens, p) and not _has(source.tokens, p)]
+
+
+def scope_added(claim: Cues, source: Cues) -> int:
+    return len(scope_words(claim, source))
 
 
 FLIPS: tuple[tuple[str, str], ...] = (
@@ -305,16 +309,21 @@ def _has(toks: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
     return bool(_positions(toks, phrase))
 
 
-def flips(claim: Cues, source: Cues) -> int:
+def flipped(claim: Cues, source: Cues) -> list[tuple[str, str]]:
     """Counterpart swaps: the claim says one side of a ``FLIPS`` pair that the source does not
-    say, while the source says the other side. Parties are read by their sides (``party_tokens``)."""
+    say, while the source says the other side; (the claim's side, the source's side). Parties are read by their
+    sides (``party_tokens``)."""
     c, s = party_tokens(claim.tokens), party_tokens(source.tokens)
-    out = 0
-    for a, b in _FLIP_TOKENS:
-        for x, y in ((a, b), (b, a)):
-            if _has(c, x) and not _has(s, x) and _has(s, y):
-                out += 1
-    return out
+    return [
+        (" ".join(x), " ".join(y))
+        for a, b in _FLIP_TOKENS
+        for x, y in ((a, b), (b, a))
+        if _has(c, x) and not _has(s, x) and _has(s, y)
+    ]
+
+
+def flips(claim: Cues, source: Cues) -> int:
+    return len(flipped(claim, source))
 
 
 def _mentions(toks: tuple[str, ...], a: tuple[str, ...], b: tuple[str, ...]) -> list[int]:
@@ -335,20 +344,26 @@ def _subsequence(small: list[int], big: list[int]) -> bool:
     return all(any(x == y for y in it) for x in small)
 
 
-def swapped_roles(claim: Cues, source: Cues) -> int:
+def swapped(claim: Cues, source: Cues) -> list[tuple[str, str]]:
     """Pairs of ``FLIPS`` the source names both sides of, that the claim names in an order the
     source never does ("the insurer pays the insured" against "the insured pays the insurer", or against "the
-    insured pays the company": parties are read by their sides, ``party_tokens``)."""
+    insured pays the company": parties are read by their sides, ``party_tokens``); each pair in the claim's
+    order."""
     c, s = party_tokens(claim.tokens), party_tokens(source.tokens)
-    out = 0
+    out = []
     for a, b in _FLIP_TOKENS:
         src = _mentions(s, a, b)
         if 0 not in src or 1 not in src:
             continue
         mine = _mentions(c, a, b)
         if mine and not _subsequence(mine, src):
-            out += 1
+            first, second = (a, b) if mine[0] == 0 else (b, a)
+            out.append((" ".join(first), " ".join(second)))
     return out
+
+
+def swapped_roles(claim: Cues, source: Cues) -> int:
+    return len(swapped(claim, source))
 
 
 def subject_swap(claim: Cues, source: Cues, before: int = 6) -> float:

@@ -1,7 +1,8 @@
 """Score a file of claim/source pairs with a support scorer (``citewise verify PAIRS.jsonl``): one
 JSON object a line with ``claim`` and ``source`` (other keys, such as ``id`` or ``label``, are
 carried through). Each pair gets a verdict (supported / partial / unsupported), the score, the
-figures of the claim the source lacks, and the source span that matches best."""
+figures of the claim the source lacks, what the explicit checks found when it is not supported (findings.py), and
+the source span that matches best."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 from citewise.errors import PairsFileError
 from citewise.figures import unsupported_numbers
 from citewise.jsonlines import JsonLineError, json_lines
+from citewise.verify.findings import findings
 from citewise.verify.scorer import SupportScorer
 
 
@@ -25,6 +27,8 @@ class PairVerdict:
     score: float
     evidence: str
     missing_figures: list[str] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)
+    """What the explicit checks found (parties, counterparts, negation, modality, scope), for a pair not supported."""
     extra: dict[str, Any] = field(default_factory=dict)
     """The other keys of the input object (``id``, ``label``...)."""
     ms: float = 0.0
@@ -56,9 +60,10 @@ def verify_pair(scorer: SupportScorer, claim: str, source: str, line: int = 0) -
     status = scorer.status(scored.score, scored.lang)
     if missing:
         status = "unsupported"
+    found = findings(claim, source, scored.span) if status != "supported" else []
     ms = (time.perf_counter() - t) * 1000
     a, b = scored.span
-    return PairVerdict(line, claim, status, round(scored.score, 4), source[a:b], missing, ms=round(ms, 3))
+    return PairVerdict(line, claim, status, round(scored.score, 4), source[a:b], missing, found, ms=round(ms, 3))
 
 
 def verify_pairs(path: Path, scorer: SupportScorer) -> Iterator[PairVerdict]:

@@ -20,6 +20,7 @@ from citewise.chunk.sentences import sentence_spans
 from citewise.figures import unsupported_numbers
 from citewise.judge.units import unit_mismatches
 from citewise.verify.entailment import EntailmentJudge, excerpt
+from citewise.verify.findings import findings
 from citewise.verify.heading import without_heading_words
 from citewise.verify.quotes import EXACT, context, locate
 from citewise.verify.records import Citation, Verdict
@@ -200,6 +201,8 @@ class Validator:
                 )
             )
         text, (lo, hi) = best
+        if "support" in failed and text:
+            details += [f"support check: {f}" for f in findings(s.text, text, (lo, hi))]
         verdict = Verdict(status, round(support, 3), failed, details, refs, text[lo:hi])
         return CheckedSentence(s, citations, verdict)
 
