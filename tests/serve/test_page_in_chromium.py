@@ -150,6 +150,25 @@ def test_citation_opens_the_source_at_the_quoted_span(page: Any) -> None:
     expect(page.locator("#review-state")).to_have_text("marked verified")
 
 
+def test_a_sentence_shown_though_not_supported_says_why(page: Any) -> None:
+    """The support checks' findings (verify/findings.py) are in the sentence's tooltip. The server's own answer is
+    replayed with its first sentence marked partial, as a generator's sentence shown with a warning would be."""
+    answer = ask(page, "How many days do I have to notify Harbourview of damage to my home?")
+    first = answer["sentences"][0]["verdict"]
+    first["status"] = "partial"
+    first["details"] = [
+        *first.get("details", []),
+        "support check: says “may” (a permission) where its source says “must” (a duty)",
+    ]
+    body = json.dumps({**answer, "event": "answer"}) + "\n"
+    page.route("**/ask", lambda route: route.fulfill(status=200, content_type="application/x-ndjson", body=body))
+    ask(page, "How many days do I have to notify Harbourview of damage to my home?")
+    title = page.locator("#answer-text .sentence").first.get_attribute("title") or ""
+    assert title.startswith("partly supported"), title
+    assert "says “may” (a permission) where its source says “must” (a duty)" in title
+    page.unroute("**/ask")
+
+
 def test_interface_follows_the_question_language_and_shows_refusals(page: Any) -> None:
     answer = ask(page, "Thời hạn giải quyết bồi thường bảo hiểm nhà ở là bao lâu?")
     assert answer["lang"] == "vi" and not answer["refused"]

@@ -161,7 +161,10 @@ function renderAnswer(answer) {
   text.replaceChildren();
   for (const sentence of answer.sentences) {
     const status = sentence.verdict.status;
-    const span = el("span", { class: `sentence ${status}`, title: `${t(status)} · ${sentence.verdict.support.toFixed(2)}` });
+    // what the support checks found, for a sentence shown though not supported (verify/findings.py)
+    const why = (sentence.verdict.details || []).filter((d) => d.startsWith("support check: ")).map((d) => d.slice(15));
+    const title = `${t(status)} · ${sentence.verdict.support.toFixed(2)}${why.length ? ` — ${why.join("; ")}` : ""}`;
+    const span = el("span", { class: `sentence ${status}`, title });
     span.append(sentence.text, " ");
     for (const c of sentence.citations) {
       const n = numbers.get(refKey(c));
