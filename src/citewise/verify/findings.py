@@ -7,7 +7,7 @@ sentence is not supported. Figures, units, references and URLs are reported by t
 
 from __future__ import annotations
 
-from citewise.lang import fold
+from citewise.lang import detect_language, fold
 from citewise.textmatch import STOPWORDS
 from citewise.verify.cues import (
     NEGATION,
@@ -22,6 +22,7 @@ from citewise.verify.cues import (
     swapped,
 )
 from citewise.verify.persons import in_source_persons
+from citewise.verify.values import read_value_statement
 
 
 def _said(c: Cues, ends: tuple[int, ...], phrases: tuple[tuple[str, ...], ...]) -> str:
@@ -41,6 +42,7 @@ def findings(claim: str, source: str, span: tuple[int, int] | None = None) -> li
     """The explicit checks' findings for ``claim`` against ``source`` (read at ``span``, the run of sentences that
     matches the claim best, when given); party nouns the source speaks of by pronoun are read as those pronouns
     (persons.py), as the scorer reads them."""
+    reading = read_value_statement(claim, source, detect_language(claim))
     claim = in_source_persons(claim, source)
     window = source[span[0] : span[1]] if span else source
     c, s = cues(claim), cues(window)
@@ -65,6 +67,8 @@ def findings(claim: str, source: str, span: tuple[int, int] | None = None) -> li
         )
     said = {mine for mine, _ in flips}
     out += [f"says “{w}”, which its source does not" for w in scope_words(c, s) if w in SWEEPING and w not in said]
+    if reading is not None and not reading.holds:
+        out.append(reading.why)
     return out
 
 

@@ -22,6 +22,7 @@ from citewise.registry import Registry
 from citewise.trees import Tree, load_model
 from citewise.verify.features import FEATURES, pair_features
 from citewise.verify.support import best_window
+from citewise.verify.values import read_value_statement
 
 DEFAULT_WEIGHTS = "support-gbt-v3.json"
 
@@ -159,6 +160,12 @@ class TrainedScorer(SupportScorer):
         if named.get("neg_claim_only", 0.0) > 0 and NEGATION_GUARDED in scaled:
             scaled[NEGATION_GUARDED] = min(scaled[NEGATION_GUARDED], _BELOW_SUPPORTED)
         best = max(scaled.values())
+        reading = read_value_statement(claim, source, lang)
+        if reading is not None:
+            # a value statement is decided by its explicit reading (values.py): supported at the threshold when its
+            # source's clause states the value, below it when the value belongs to something else or another bound
+            best = max(best, SUPPORTED_AT) if reading.holds else min(best, _BELOW_SUPPORTED)
+            named["value_statement"] = 1.0 if reading.holds else -1.0
         return SupportScore(best, f.span, named | {f"p_{k}": round(v, 4) for k, v in tiers.items()}, lang)
 
 
