@@ -1,6 +1,7 @@
 """What the explicit checks of a claim against its source found, in words a reader can check in the source: parties
 or sides named in the other order, one side of a pair said for the other ("including" for "except", "may" for
-"must"), a negation one side has and the other lacks, a scope word the source does not say ("always", "chỉ").
+"must"), a negation one side has and the other lacks, a scope word the source does not say ("always", "chỉ"), a value
+the source gives for something else or with another bound (values.py).
 
 The support scorer reads the same cues as numbers (features.py); these are the reasons a verdict shows when a
 sentence is not supported. Figures, units, references and URLs are reported by the validator's own checks."""
