@@ -52,6 +52,12 @@ def test_open_ingest_search_ask_in_a_few_lines(tmp_path: Path, embedder: Embedde
         assert all(isinstance(c, citewise.Citation) for s in answer.sentences for c in s.citations)
         refused = cw.ask("What is the boiling point of mercury?")
         assert refused.refused and refused.search is not None and refused.search.strength.searched
+        # the support check on its own: a restatement passes, a party swap fails and says why
+        rule = "The insured must notify the company within 14 days of the loss."
+        held = cw.supports("The notice period is 14 days.", rule)
+        assert isinstance(held, citewise.PairVerdict) and held.status == "supported" and held.findings == []
+        swapped = cw.supports("The company must notify the insured within 14 days of the loss.", rule)
+        assert swapped.status == "unsupported" and "the insurer before the insured" in swapped.findings[0]
     # closed: a second open sees the same documents, settings as keyword sections
     with citewise.open(index=tmp_path / "ix", embedder=None, retrieve={"k": 2}) as again:
         assert len(again.documents()) == 7 and again.settings.retrieve.k == 2

@@ -9,8 +9,8 @@
         answer = cw.ask("How many days do I have to notify the insurer of a loss?")
         print(answer.text)
 
-``open`` returns an ``Engine`` (``ingest``, ``search``, ``ask``, ``documents``, ``close``; a context
-manager). The records it hands back are exported here as well."""
+``open`` returns an ``Engine`` (``ingest``, ``search``, ``ask``, ``supports``, ``documents``, ``close``; a
+context manager). The records it hands back are exported here as well."""
 
 from citewise.assistant.records import Answer, AnswerSentence
 from citewise.engine import Engine
@@ -20,6 +20,7 @@ from citewise.index.base import DocSummary
 from citewise.index.corpus import IngestReport
 from citewise.retrieve.records import Evidence, SearchResult, Strength
 from citewise.settings import Settings
+from citewise.verify.pairs import PairVerdict
 from citewise.verify.records import Citation, Verdict
 
 __version__ = "0.1.0"
@@ -33,6 +34,7 @@ __all__ = [
     "Engine",
     "Evidence",
     "IngestReport",
+    "PairVerdict",
     "SearchResult",
     "Settings",
     "Strength",

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from citewise.retrieve.hybrid import Retriever
     from citewise.retrieve.records import SearchResult
     from citewise.types import Document
+    from citewise.verify.pairs import PairVerdict
+    from citewise.verify.scorer import SupportScorer
 
 FROM_SETTINGS: Any = object()
 """Default of ``embedder=`` arguments: build the embedder the settings name."""
@@ -88,6 +90,7 @@ class Engine:
         self._seed: dict[str, np.ndarray] | None = None
         self._judge: Any = FROM_SETTINGS
         self._pair: Any = FROM_SETTINGS
+        self._scorer: SupportScorer | None = None
 
     def corpus(self, progress: Progress | None = None) -> Corpus:
         """The ingester writing into this engine's store (with the sample corpus's shipped vectors)."""
@@ -121,6 +124,18 @@ class Engine:
         sentence of a model's first draft as soon as it is written and has passed every check (the final
         answer may still differ: it is the one to show)."""
         return self.assistant(generator).ask(question, on_sentence)
+
+    def supports(self, claim: str, premise: str) -> PairVerdict:
+        """Whether ``premise`` (a quote, a provision) supports ``claim``, as the validator checks a sentence: the
+        verdict (supported / partial / unsupported) of the support scorer the settings name and of the figure check,
+        the score, the premise's best-matching span, the claim's figures the premise lacks, and for a claim not
+        supported what the explicit checks found (parties, counterparts, negation, modality, scope, values)."""
+        from citewise.verify.pairs import verify_pair
+        from citewise.verify.scorer import get_scorer
+
+        if self._scorer is None:
+            self._scorer = get_scorer(self.settings.answer.support_scorer)
+        return verify_pair(self._scorer, claim, premise)
 
     def documents(self) -> list[DocSummary]:
         """The indexed documents."""
