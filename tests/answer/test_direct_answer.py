@@ -197,6 +197,19 @@ def test_a_provision_number_is_never_the_figure_asked_for() -> None:
     assert draft.sentences[0].text == "Con số là 3 khách."
 
 
+def test_the_count_of_the_thing_asked_for_is_stated_not_the_figure_after_it() -> None:
+    """SQuAD 2.0 dev: "How many men were in Robert's army?" was answered "The figure is 300." (the ships)."""
+    text = (
+        "Norman conquests\nRobert's army of 30,000 men in 300 ships landed on the southern shores of Albania, "
+        "capturing Valona, Kanina and Jericho."
+    )
+    draft = ExtractiveGenerator().generate("How many men were in Robert's army?", [_fragment(text)], "en")
+    assert draft.sentences[0].text == "The figure is 30,000 men."
+    vi = "Quy chế bến cảng\nĐoàn tàu gồm 40 thuyền viên trên 12 tàu cập cảng trong ngày."
+    draft = ExtractiveGenerator().generate("Đoàn tàu có bao nhiêu tàu?", [_fragment(vi)], "vi")
+    assert draft.sentences[0].text == "Con số là 12 tàu."
+
+
 def test_the_judges_answering_sentence_leads_the_answer_over_word_overlap() -> None:
     text = (
         "If you expect the home to be empty for longer than 60 days you must tell us beforehand. "

@@ -170,8 +170,8 @@ def _percent(text: str) -> set[str]:
 
 
 def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int]:
-    """Answers in the unit the question names first ("how many hours" -> "72 hours", "capped at 4%" -> "7 %"), figures
-    before words,
+    """Answers in the unit or of the thing the question names first ("how many hours" -> "72 hours", "capped at 4%" ->
+    "7 %", "how many men" -> "30,000 men" before "300 ships"), figures before words,
     then the one the question's own words lead into ("Escape of water USD 250" in a row of excesses), then the
     one whose clause says most of what the question asks ("settle ... within 15 business days of receiving the
     documents" over "return the documents within 60 days" in one list of time limits)."""
@@ -181,7 +181,9 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
     topic = _topic(question)
     near = len(topic & _keys(text[max(0, span[0] - 60) : span[0]]))
     clause = len(topic & _keys(_clause(text, span)))
-    return (0 if asked & units else 1, 0 if any(ch.isdigit() for ch in value) else 1, -near, -clause)
+    # "how many men": the count of the thing asked for ("30,000 men", not the "300" ships after it)
+    named = asked & units or (question_type(question) == "number" and _counted(question, text, span[1]) > span[1])
+    return (0 if named else 1, 0 if any(ch.isdigit() for ch in value) else 1, -near, -clause)
 
 
 _CLAUSE_END = re.compile(r";|(?:^|\s)\(?[a-z]{1,2}\)\s|\n\s*\(?[a-z0-9]{1,3}[.)]\s")
