@@ -114,6 +114,21 @@ def test_refusals_in_the_question_language(client: TestClient) -> None:
     assert vi["refused"] and vi["text"] == REFUSAL["vi"]
 
 
+def test_verify_checks_a_claim_against_its_premise(client: TestClient) -> None:
+    rule = "The insured must notify the company within 14 days of the loss."
+    held = client.post("/verify", json={"claim": "The notice period is 14 days.", "premise": rule}).json()
+    assert held["status"] == "supported" and held["findings"] == [] and held["evidence"] == rule
+    swap = "The company must notify the insured within 14 days of the loss."
+    failed = client.post("/verify", json={"claim": swap, "premise": rule}).json()
+    assert failed["status"] == "unsupported" and "the insurer before the insured" in failed["findings"][0]
+    wrong = client.post("/verify", json={"claim": "The notice period is 30 days.", "premise": rule}).json()
+    assert wrong["status"] == "unsupported" and wrong["missing_figures"] == ["30"]
+    error_of(client.post("/verify", json={"claim": "  ", "premise": rule}), 422)
+    error_of(client.post("/verify", json={"claim": swap}), 422)
+    error_of(client.post("/verify", json={"claim": swap, "premise": "x" * 20_001}), 413)
+    assert "/verify" in client.get("/openapi.json").json()["paths"]
+
+
 def test_search_and_request_validation(client: TestClient) -> None:
     result = client.get("/search", params={"q": "khoản 2 điều 9 quy tắc 125/2024", "k": 3}).json()
     found = [e for e in result["evidence"] if not e["supporting"]]  # cross-referenced provisions come on top

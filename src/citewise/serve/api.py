@@ -35,6 +35,8 @@ from citewise.serve.worker import Busy, Services, TimedOut, Worker, Writer
 from citewise.settings import Settings
 
 WEB = Path(__file__).parent / "web"
+PREMISE_CHARS = 20_000
+"""Longest premise ``/verify`` reads: a provision, not a document."""
 log = logging.getLogger("citewise.serve")
 
 
@@ -46,6 +48,11 @@ class AskRequest(BaseModel):
         description="Reply as NDJSON: a line per checked sentence as soon as a model has written it, then the "
         "answer to show (`citewise.serve.streaming`).",
     )
+
+
+class VerifyRequest(BaseModel):
+    claim: str = Field(min_length=1, description="A sentence to check, in English or Vietnamese.")
+    premise: str = Field(min_length=1, description="The text it should rest on: a quote, a provision.")
 
 
 class ReviewRequest(BaseModel):
@@ -141,6 +148,13 @@ def _answer_routes(router: APIRouter, worker: Worker, serve: ServeSettings) -> N
             lines = await answer_events(worker, answer, describe_error)
             return StreamingResponse(lines, media_type="application/x-ndjson")
         return await worker.run(answer)
+
+    @router.post("/verify", summary="Check whether a premise supports a claim, and say why not")
+    async def verify(body: VerifyRequest) -> dict[str, Any]:
+        claim = _bounded_question(body.claim, serve)
+        if len(body.premise) > PREMISE_CHARS:
+            raise ApiError(413, "too_large", f"premise longer than {PREMISE_CHARS} characters")
+        return await worker.run(lambda s: s.engine.supports(claim, body.premise).to_dict())
 
     @router.get("/search", summary="Rank the provisions that answer a question")
     async def search(
