@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from citewise.lang import nfc
-from citewise.textmatch import stem
+from citewise.lang import fold, nfc
+from citewise.textmatch import STOPWORDS, stem
 
 _TOKEN = re.compile(r"[^\W_]+")
 
@@ -101,6 +102,42 @@ BOUNDS: tuple[tuple[str, ...], ...] = tuple(
 """Phrases that open with a negation word but state a bound or a manner ("not later than 72 hours",
 "không quá 30 ngày", "without undue delay"): the provision is not negated. Their direction is
 read by ``FLIPS`` ("không quá" against "ít nhất")."""
+LOWER_BOUNDS: tuple[str, ...] = (
+    "at least",
+    "no less than",
+    "not less than",
+    "not below",
+    "no lower than",
+    "not lower than",
+    "minimum",
+    "ít nhất",
+    "tối thiểu",
+    "không dưới",
+    "không ít hơn",
+    "không thấp hơn",
+)
+"""Words that bound a value from below ("at least 30 days", "ít nhất 30 ngày")."""
+UPPER_BOUNDS: tuple[str, ...] = (
+    "up to",
+    "at most",
+    "no more than",
+    "not more than",
+    "not exceeding",
+    "maximum",
+    "the most",
+    "limit",
+    "within",
+    "not later than",
+    "no later than",
+    "longer than",
+    "không quá",
+    "tối đa",
+    "trong thời hạn",
+    "trong vòng",
+    "chậm nhất",
+    "hạn mức",
+)
+"""Words that bound a value from above, deadlines included ("within 14 days", "không quá 60 ngày")."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +151,11 @@ class Cues:
 
 def tokens(text: str) -> list[str]:
     return _TOKEN.findall(nfc(text).lower().replace("n't", " not").replace("’t", " not"))
+
+
+def content_tokens(toks: tuple[str, ...] | set[str]) -> set[str]:
+    """The tokens of ``toks`` that carry content: longer than one letter and not stop words (compared folded)."""
+    return {t for t in toks if len(t) > 1 and fold(t) not in STOPWORDS}
 
 
 def _find_with(toks: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[tuple[int, tuple[str, ...]]]:
@@ -284,6 +326,7 @@ PARTY_ALIASES: tuple[tuple[str, str], ...] = (
 _ALIAS_TOKENS = tuple((tuple(tokens(a)), tuple(tokens(b))) for a, b in PARTY_ALIASES)
 
 
+@lru_cache(maxsize=1024)
 def party_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
     """``toks`` with every ``PARTY_ALIASES`` name written as the side it names (longest name first)."""
     out: list[str] = []

@@ -21,6 +21,7 @@ from citewise.refs.query import provision_refs
 from citewise.textmatch import STOPWORDS, stem, words
 from citewise.verify.cues import (
     Cues,
+    content_tokens,
     cues,
     flips,
     modal_swaps,
@@ -191,9 +192,9 @@ def _polarity(claim: Cues, window: Cues) -> tuple[float, float, float, float]:
     and not on the other; shared words under an obligation on one side and a permission on the other."""
     claim_only = float(bool(claim.negation) and not window.negation)
     source_only = float(bool(window.negation) and not claim.negation)
-    shared = {t for t in claim.tokens if len(t) > 1 and fold(t) not in STOPWORDS} & set(window.tokens)
+    shared = content_tokens(claim.tokens) & set(window.tokens)
     nc, nw = negated_words(claim) & shared, negated_words(window) & shared
-    stems = {stem(t) for t in claim.tokens if len(t) > 1 and fold(t) not in STOPWORDS}
+    stems = {stem(t) for t in content_tokens(claim.tokens)}
     stems &= {stem(t) for t in window.tokens}
     return claim_only, source_only, min(3, len(nc ^ nw)) / 3.0, min(3, modal_swaps(claim, window, stems)) / 3.0
 
@@ -260,7 +261,7 @@ def pair_features(claim: str, source: str) -> PairFeatures:
     )
     window_set = set(window_words)
     para_cov, para_bi = _paraphrase_coverage(claim, window_text)
-    exact_claim = {t for t in cc.tokens if len(t) > 1 and fold(t) not in STOPWORDS}
+    exact_claim = content_tokens(cc.tokens)
     exact_cov = len(exact_claim & set(wc.tokens)) / len(exact_claim) if exact_claim else 1.0
     values = np.array(
         [

@@ -8,13 +8,13 @@ sentence is not supported. Figures, units, references and URLs are reported by t
 
 from __future__ import annotations
 
-from citewise.lang import detect_language, fold
-from citewise.textmatch import STOPWORDS
+from citewise.lang import detect_language
 from citewise.verify.cues import (
     NEGATION,
     OBLIGATION,
     PERMISSION,
     Cues,
+    content_tokens,
     cues,
     flipped,
     modal_swaps,
@@ -35,10 +35,6 @@ def _said(c: Cues, ends: tuple[int, ...], phrases: tuple[tuple[str, ...], ...]) 
     return ""
 
 
-def _content(words: set[str]) -> set[str]:
-    return {w for w in words if len(w) > 1 and fold(w) not in STOPWORDS}
-
-
 def findings(claim: str, source: str, span: tuple[int, int] | None = None) -> list[str]:
     """The explicit checks' findings for ``claim`` against ``source`` (read at ``span``, the run of sentences that
     matches the claim best, when given); party nouns the source speaks of by pronoun are read as those pronouns
@@ -51,10 +47,10 @@ def findings(claim: str, source: str, span: tuple[int, int] | None = None) -> li
     # a side the claim negates is the other side restated ("no fee" for "free of charge")
     flips = [(mine, theirs) for mine, theirs in flipped(c, s) if mine.split()[0] not in negated_words(c)]
     out += [f"says “{mine}” where its source says “{theirs}”" for mine, theirs in flips]
-    shared = _content(set(c.tokens)) & set(s.tokens)
-    if c.negation and not s.negation and _content(negated_words(c)) & shared:
+    shared = content_tokens(c.tokens) & set(s.tokens)
+    if c.negation and not s.negation and content_tokens(negated_words(c)) & shared:
         out.append(f"says “{_said(c, c.negation, NEGATION)}”, a negation its source does not have")
-    elif s.negation and not c.negation and _content(negated_words(s)) & shared:
+    elif s.negation and not c.negation and content_tokens(negated_words(s)) & shared:
         out.append(f"leaves out the negation of its source (“{_said(s, s.negation, NEGATION)}”)")
     if c.permission and not s.permission and s.obligation and modal_swaps(c, s, shared):
         out.append(

@@ -24,7 +24,7 @@ from citewise.figures import extract_numbers
 from citewise.judge.qtype import answer_spans
 from citewise.lang import fold, nfc
 from citewise.textmatch import short_keys
-from citewise.verify.cues import tokens
+from citewise.verify.cues import LOWER_BOUNDS, NEGATION, UPPER_BOUNDS, tokens
 from citewise.verify.paraphrase import canonical_words
 
 _FORM = {
@@ -39,18 +39,13 @@ _FRAME = re.compile(
     r"|thoi han|thoi gian|khoang thoi gian|han muc|muc|so tien|toi da|toi thieu)\b"
 )
 """Words naming the frame of a value (folded): left out of the subject's words to be found in the source."""
-_UPPER = re.compile(
-    r"\b(?:up to|at most|no more than|not more than|not exceeding|maximum|the most|limit|within|not later than"
-    r"|no later than|longer than|khong qua|toi da|trong thoi han|trong vong|cham nhat|han muc)\b"
-)
-_LOWER = re.compile(
-    r"\b(?:at least|no less than|not less than|not below|no lower than|not lower than|minimum|it nhat|toi thieu"
-    r"|khong duoi|khong it hon|khong thap hon)\b"
-)
+_UPPER = re.compile(r"\b(?:" + "|".join(fold(b) for b in UPPER_BOUNDS) + r")\b")
+_LOWER = re.compile(r"\b(?:" + "|".join(fold(b) for b in LOWER_BOUNDS) + r")\b")
 _CONDITION = re.compile(r"\b(?:if|unless|except|provided|where|when|neu|tru|khi|truong hop)\b")
 """A value or subject with a condition is more than a value statement: the scorer reads it."""
-_NEGATING = frozenset({"not", "no", "never", "none", "không", "khong", "chưa", "chẳng"})
-"""Words that negate a value statement ("cấm", a prohibition, is a subject's word: "thời hạn cấm huy động vốn")."""
+_NEGATING = frozenset(" ".join(p) for p in NEGATION) - {"cấm", "without"}
+"""Words that negate a value statement: the negation cues but "cấm", a prohibition that is a subject's word ("thời hạn
+cấm huy động vốn"), and "without", a value's manner ("without undue delay")."""
 _MODAL = frozenset({"may", "might", "can", "could", "must", "shall", "should", "phải", "thể", "quyền"})
 """A subject with a modal verb is a rule, not a value's name ("bắt buộc", compulsory, names an insurance)."""
 _RANGE = frozenset({"den", "to", "-", "–", "toi", "and", "va"})

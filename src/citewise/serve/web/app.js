@@ -6,6 +6,8 @@ let lang = (navigator.language || "en").toLowerCase().startsWith("vi") ? "vi" : 
 const state = { answer: null, refs: [], sources: new Map(), roundTrip: 0 };
 
 const $ = (sel) => document.querySelector(sel);
+// the prefix of a verdict detail that says why a sentence is not supported (verify/validator.py)
+const SUPPORT_CHECK = "support check: ";
 
 function t(key, ...args) {
   const s = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
@@ -162,7 +164,7 @@ function renderAnswer(answer) {
   for (const sentence of answer.sentences) {
     const status = sentence.verdict.status;
     // what the support checks found, for a sentence shown though not supported (verify/findings.py)
-    const why = (sentence.verdict.details || []).filter((d) => d.startsWith("support check: ")).map((d) => d.slice(15));
+    const why = (sentence.verdict.details || []).filter((d) => d.startsWith(SUPPORT_CHECK)).map((d) => d.slice(SUPPORT_CHECK.length));
     const title = `${t(status)} · ${sentence.verdict.support.toFixed(2)}${why.length ? ` — ${why.join("; ")}` : ""}`;
     const span = el("span", { class: `sentence ${status}`, title });
     span.append(sentence.text, " ");
