@@ -584,3 +584,22 @@ def test_a_vietnamese_pronoun_is_quoted_with_the_name_before_it_but_a_name_is_no
     named = "Công ty có trụ sở tại Hà Nội. Ông Đậu Quang Lành là Chủ tịch kiêm Tổng giám đốc công ty."
     draft = ExtractiveGenerator().generate("Ai là tổng giám đốc công ty?", [_fragment(named, lang="vi")], "vi")
     assert any(s.text.startswith("Ông Đậu Quang Lành") for s in draft.sentences)  # the sentence names him itself
+
+
+def test_a_coverage_question_is_answered_by_the_item_that_names_it(cw) -> None:  # type: ignore[no-untyped-def]
+    """A policy says "cover" in every section and names mould once, in its exclusions: the list that names it is the
+    answer, quoted with its lead-in, not a sentence that shares "covered" with the question."""
+    mould = cw.ask("Is mould covered?")
+    assert mould.outcome == "answered"
+    assert mould.sentences[0].text.startswith("We will not pay for:") and "mould" in mould.sentences[0].text
+    quake = cw.ask("Is earthquake damage covered?").sentences[0].text
+    assert "caused by any of the following events" in quake and "earthquake" in quake
+
+
+def test_everyday_words_are_read_in_the_policys_wording(cw) -> None:  # type: ignore[no-untyped-def]
+    """ "burst pipe" is an escape of water, "a power cut" a change in temperature (retrieve/synonyms.py)."""
+    assert cw.ask("How much is the excess for a burst pipe claim?").sentences[0].text == (
+        "Escape of water — Excess: USD 500."
+    )
+    freezer = cw.ask("How much do you pay for food in my freezer if there is a power cut?")
+    assert freezer.sentences[0].text == "The amount is USD 400."

@@ -12,6 +12,7 @@ is quoted with its items. Text that addresses the reader's assistant instead of 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, replace
 
@@ -203,11 +204,24 @@ def _clause(text: str, span: tuple[int, int]) -> str:
 
 
 def _on_topic(question: str, sentence: str) -> bool:
-    """Whether a sentence says more than half of what the question asks about (its topic words): a figure from
-    a sentence about something else is no answer ("85 %" of a rebuilding clause for the pay-out of a cancelled
-    trip)."""
-    topic = _topic(question)
-    return not topic or 2 * len(topic & _keys(sentence)) > len(topic)
+    """Whether a sentence says more than half of what the question asks about (its topic words), in the question's
+    words or in the provisions' (``_wordings``): a figure from a sentence about something else is no answer ("85 %"
+    of a rebuilding clause for the pay-out of a cancelled trip)."""
+    keys = _keys(sentence)
+    return any(not topic or 2 * len(topic & keys) > len(topic) for topic in map(_topic, _wordings(question)))
+
+
+@functools.lru_cache(maxsize=256)
+def _wordings(question: str) -> tuple[str, ...]:
+    """The question as written and, when its everyday words have a legal wording, in that wording ("food in my
+    freezer if there is a power cut" -> "… if there is a change in temperature", as a policy says it)."""
+    legal = reworded(question, detect_language(question))
+    return (question,) if legal == " ".join(question.lower().split()) else (question, legal)
+
+
+def _left_out(question: str, text: str) -> int:
+    """How many of the question's topic words ``text`` never says, in the wording that finds most of them."""
+    return min(topic_left_out(q, text) for q in _wordings(question))
 
 
 _NEXT_WORD = re.compile(r"\s+([^\W\d_]+)")
@@ -346,7 +360,7 @@ def _focused(question: str, cands: list[_Candidate]) -> list[_Candidate]:
         return cands
 
     def missing(c: _Candidate) -> int:
-        return topic_left_out(question, f"{c.fragment.evidence.chunk.header} {c.text}")
+        return _left_out(question, f"{c.fragment.evidence.chunk.header} {c.text}")
 
     out = []
     for c in cands:

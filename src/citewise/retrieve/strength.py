@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citewise.retrieve.records import Evidence, Strength
-from citewise.textmatch import coverage
+from citewise.textmatch import coverage, without_cover
 
 TOP = 3
 """How many of the best found (not supporting) items the strength reads."""
@@ -20,7 +20,8 @@ def measure(question: str, evidence: Sequence[Evidence], searched: bool = True) 
     if not searched or not found:
         return Strength(None, 0.0, False, False)
     dense = [e.dense for e in found[:TOP] if e.dense is not None]
-    cov = max(coverage(question, f"{e.chunk.header} {e.text}") for e in found[:TOP])
+    asked = without_cover(question)  # "Is a storm with 60 km/h winds covered?" is asked of a clause on storms
+    cov = max(coverage(asked, f"{e.chunk.header} {e.text}") for e in found[:TOP])
     return Strength(max(dense) if dense else None, cov, any(e.pinned for e in found), True)
 
 

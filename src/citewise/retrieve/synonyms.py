@@ -169,6 +169,14 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("en", ("hospital bills", "doctor's bills", "doctor bills"), "medical expenses"),
     Synonym("en", ("suitcase", "luggage", "bags"), "baggage"),
     Synonym("en", ("flight was late", "flight late", "flight delayed", "delayed flight"), "travel delay"),
+    Synonym(
+        "en",
+        ("burst pipe", "burst pipes", "pipe burst", "pipes burst", "leaking pipe", "water leak"),
+        "escape of water",
+    ),
+    Synonym("en", ("hotel", "somewhere to stay", "place to stay", "temporary housing"), "alternative accommodation"),
+    Synonym("en", ("power cut", "power outage", "power failure", "blackout"), "change in temperature"),
+    Synonym("en", ("jewellery", "jewelry"), "valuables"),
 )
 
 LEGAL_TERMS: dict[str, tuple[str, ...]] = {

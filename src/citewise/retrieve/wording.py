@@ -14,6 +14,7 @@ from typing import Literal
 
 from citewise.lang import fold
 from citewise.retrieve.synonyms import LEGAL_TERMS, SYNONYMS
+from citewise.textmatch import without_cover
 
 Story = Literal["off", "keep", "terms", "drop"]
 """What the lexical query keeps of the sentences around the question: all of them, their legal
@@ -247,7 +248,7 @@ def rewrite(question: str, lang: str, story: Story = "keep", synonyms: bool = Tr
     else:
         kept_story = []
         dropped += before
-    q = " ".join(kept_q)
+    q = without_cover(" ".join(kept_q))  # "Is mould covered?": mould, not the "cover" of every section
     expansions = expand(" ".join([*before, q]) if story != "drop" else q, lang) if synonyms else []
     if lang == "vi" and not question.isascii():
         q = " ".join(_VI_FILLER.sub(" ", q).split())

@@ -1,0 +1,41 @@
+"""The words of a question that name the kind of answer it asks for, not what it is about (``textmatch``):
+the coverage frame of a yes/no question ("Is mould covered?")."""
+
+from __future__ import annotations
+
+import pytest
+
+from citewise.textmatch import asked_keys, coverage, without_cover, without_frame
+
+
+@pytest.mark.parametrize(
+    ("question", "kept"),
+    [
+        ("Is mould covered?", "Is mould ?"),
+        ("Do you cover my work laptop?", "Do my work laptop?"),
+        ("Will you pay for a hotel if my house burns down?", "Will you a hotel if my house burns down?"),
+        ("Will Bluewave pay for Dogecoin stolen on holiday?", "Will Bluewave Dogecoin stolen on holiday?"),
+    ],
+)
+def test_the_coverage_frame_is_cut(question: str, kept: str) -> None:
+    assert without_cover(question) == kept  # names keep their capitals (judge.premise reads them)
+    assert without_frame(question) == kept.lower()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is cover extended if my flight is delayed?",  # the cover itself is what is asked about
+        "What is covered under Section 2?",  # not a yes/no question
+        "Is it covered?",  # nothing would be left to match
+        "Đi lặn biển có được bồi thường không?",  # English only (measured on the Vietnamese policy questions)
+    ],
+)
+def test_the_coverage_frame_stays_when_it_is_the_topic(question: str) -> None:
+    assert without_cover(question) == question
+
+
+def test_a_policy_clause_covers_the_question_once_the_frame_is_cut() -> None:
+    clause = "We will not pay for: (b) wear and tear, gradual deterioration, rot, mould, insects or vermin;"
+    assert asked_keys("Is mould covered?") == {"moul"}
+    assert coverage(without_cover("Is mould covered?"), clause) > coverage("Is mould covered?", clause)
