@@ -68,7 +68,11 @@ UNIT = re.compile(r"\b(hours?|days?|weeks?|months?|years?|minutes?|giờ|ngày|t
 def topic_keys(question: str) -> set[str]:
     """What the question asks about: its content words (``short_keys``) without units ("days") and question
     words ("long")."""
-    return {k for k in short_keys(question) if not UNIT.fullmatch(k) and k not in {"long", "lau", "bao"}}
+    return {k for k in short_keys(question) if not UNIT.fullmatch(k) and k not in _ASKING}
+
+
+_ASKING = frozenset({"long", "lau", "bao", "take"})
+"""Keys of the words that ask rather than name a topic: "how long", "bao lâu", "how long does the ombudsman take"."""
 
 
 _IN_WHICH_CASES = r"(?:in|under) (?:which|what) (?:cases|circumstances|conditions|situations)"
@@ -79,11 +83,11 @@ COVER = re.compile(
     r"(?:paid|pay(?:s)?(?: out)?) for|reimbursed)\b"
 )
 """The frame of a yes/no question asking whether something is covered ("Is mould covered?", "Do you cover my work
-laptop?" (the verb only: "Is cover extended …?" is about the cover), "Will you pay for a hotel if …?"), on folded lower-case text: a policy says "cover" and "pay for" in every section,
-and it names what is asked (mould, an earthquake) in one list item, under a lead-in that reads "We will not pay for:"
-or "caused by any of the following events:". English only: cutting "có được bảo hiểm / bồi thường" from Vietnamese
-questions was measured on the Vietnamese policy dev questions and lost as many answers as it gained (everyday
-Vietnamese questions keep many syllables of their story as topic words; docs/benchmarks.md)."""
+laptop?", "Will you pay for a hotel if …?"; "cover" as a verb only: "Is cover extended …?" is about the cover), on
+folded lower-case text. A policy says "cover" and "pay for" in every section, and names what is asked (mould, an
+earthquake) once, in a list item under a lead-in such as "We will not pay for:". English only: cutting "có được bảo
+hiểm / bồi thường" from Vietnamese questions was measured on the Vietnamese policy dev questions and did not help
+(everyday Vietnamese questions keep many syllables of their story as topic words; docs/benchmarks.md)."""
 
 _FRAME = {
     "duration": re.compile(
@@ -118,7 +122,7 @@ def without_frame(question: str) -> str:
 
 def without_cover(question: str) -> str:
     """``question`` without the coverage frame (``COVER``) when it is a yes/no question and a topic word remains
-    ("Is mould covered?" -> "is mould?"); else ``question`` itself. What the lexical ranker and the evidence
+    ("Is mould covered?" -> "Is mould ?"); else ``question`` itself. What the lexical ranker and the evidence
     strength read: "covered" matches every section of a policy."""
     if question_type(question) != "yes_no":
         return question
