@@ -17,6 +17,7 @@ import json
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,10 +74,14 @@ def ask_all(engine: Any, items: list[dict[str, Any]], show: bool) -> list[dict[s
     return out
 
 
+def share(rows: list[dict[str, Any]], holds: Callable[[dict[str, Any]], bool]) -> float | None:
+    """The share of ``rows`` for which ``holds`` is true (``None`` for no rows)."""
+    return round(sum(map(holds, rows)) / len(rows), 3) if rows else None
+
+
 def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     answerable = [r for r in results if r["answerable"]]
     near = [r for r in results if not r["answerable"]]
-    share = lambda xs, f: round(sum(map(f, xs)) / len(xs), 3) if xs else None  # noqa: E731
     return {
         "questions": len(results),
         "answerable": len(answerable),

@@ -131,11 +131,16 @@ class Engine:
         the score, the premise's best-matching span, the claim's figures the premise lacks, and for a claim not
         supported what the explicit checks found (parties, counterparts, negation, modality, scope, values)."""
         from citewise.verify.pairs import verify_pair
-        from citewise.verify.scorer import get_scorer
 
+        return verify_pair(self.support_scorer(), claim, premise)
+
+    def support_scorer(self) -> SupportScorer:
+        """The support scorer the settings name, loaded once: every assistant's validator and ``supports`` share it."""
         if self._scorer is None:
+            from citewise.verify.scorer import get_scorer
+
             self._scorer = get_scorer(self.settings.answer.support_scorer)
-        return verify_pair(self._scorer, claim, premise)
+        return self._scorer
 
     def documents(self) -> list[DocSummary]:
         """The indexed documents."""
@@ -180,6 +185,7 @@ class Engine:
                 reports=Path(self.settings.index) / "reports",
                 judge=self.judge(),
                 question_policy=self.settings.privacy.store_questions,
+                scorer=self.support_scorer(),
             )
         return self._assistants[name]
 

@@ -38,7 +38,7 @@ from citewise.textmatch import topic_left_out
 from citewise.verify.entailment import LlamaCppJudge
 from citewise.verify.records import Citation
 from citewise.verify.references import render_references
-from citewise.verify.scorer import get_scorer
+from citewise.verify.scorer import SupportScorer, get_scorer
 from citewise.verify.validator import CheckedSentence, Validator
 
 
@@ -53,9 +53,11 @@ class Assistant:
         reports: Path | None = None,
         judge: AnswerabilityJudge | None = None,
         question_policy: str = "yes",
+        scorer: SupportScorer | None = None,
     ) -> None:
         """``reports``: the folder low-confidence reports are written to (the index's ``reports/``);
-        ``None`` writes none."""
+        ``None`` writes none. ``scorer``: the support scorer of the validator (default: the one the settings
+        name, loaded here)."""
         self.settings = settings or AnswerSettings()
         self.retriever = retriever
         self.fallback = ExtractiveGenerator(max_sentences=self.settings.max_sentences)
@@ -63,7 +65,7 @@ class Assistant:
         self.validator = validator or Validator(
             self.settings.support_threshold,
             self.settings.partial_threshold,
-            get_scorer(self.settings.support_scorer),
+            scorer or get_scorer(self.settings.support_scorer),
             self.settings.reference_context,
             heading_words=self.settings.support_heading_words,
             **self._llm_check(),
