@@ -603,3 +603,23 @@ def test_everyday_words_are_read_in_the_policys_wording(cw) -> None:  # type: ig
     )
     freezer = cw.ask("How much do you pay for food in my freezer if there is a power cut?")
     assert freezer.sentences[0].text == "The amount is USD 400."
+
+
+def test_a_coverage_question_quotes_the_item_with_the_lead_in_stating_the_cover() -> None:
+    # "pay for" is cut from the question's topic (a policy says it in every section), yet "We will not pay for:" is
+    # what answers yes or no: the item naming woodworm is quoted with it, not alone
+    text = (
+        "4.1 General exclusions\nWe will not pay for:\n(a) wear and tear or gradual deterioration;\n"
+        "(b) damage caused by woodworm, rodents or birds;\n(c) loss while the home is unoccupied for over 60 days.\n"
+    )
+    draft = ExtractiveGenerator().generate(
+        "Do you pay for damage caused by woodworm?", [_fragment(text, header="[Policy] 4.1 General exclusions")], "en"
+    )
+    first = draft.sentences[0].text
+    assert first.startswith("We will not pay for:") and "woodworm" in first
+    # a lead-in that states no cover leaves its items to speak for themselves
+    plain = (
+        "Definitions\nThe following words have these meanings:\n(a) woodworm means the larvae of wood-boring beetles.\n"
+    )
+    defined = ExtractiveGenerator().generate("Do you pay for damage caused by woodworm?", [_fragment(plain)], "en")
+    assert all(not s.text.startswith("The following words") for s in defined.sentences)

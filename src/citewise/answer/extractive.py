@@ -27,8 +27,8 @@ from citewise.judge.qtype import agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
 from citewise.lang import detect_language, fold
 from citewise.retrieve.wording import reworded
-from citewise.textmatch import UNIT as _UNIT
 from citewise.textmatch import (
+    COVER,
     Terms,
     content_words,
     overlap,
@@ -37,6 +37,7 @@ from citewise.textmatch import (
     topic_left_out,
     without_frame,
 )
+from citewise.textmatch import UNIT as _UNIT
 from citewise.textmatch import asked_keys as _topic
 from citewise.textmatch import short_keys as _keys
 
@@ -457,6 +458,22 @@ class _Asked:
         return max(overlap(self.written, found), 0.0 if self.legal is None else overlap(self.legal, found))
 
 
+_STATES_COVER = re.compile(r"\b(?:cover(?:s|ed)?|pays?(?: out)? for|paid for|exclu\w+|insured|reimburs\w+)\b")
+"""A lead-in stating what a policy covers or leaves out ("We will not pay for:", "The following are excluded:"), on
+folded lower-case text."""
+
+
+def _cover_says(question: str, lang: str) -> float:
+    """How much of an English coverage question (``textmatch.COVER``: "Do you pay for damage caused by termites?")
+    its frame is: what a list's lead-in stating the cover says of it. The frame is cut from the question's topic (it
+    matches every section of a policy), yet "We will not pay for:" is the clause that answers yes or no. 0 for
+    other questions."""
+    if question_type(question) != "yes_no":
+        return 0.0
+    m = COVER.search(fold(question.lower()))
+    return _Asked.of(question, lang).covered(m.group(0)) if m else 0.0
+
+
 def _holds(c: _Candidate, ref: str, at: int) -> bool:
     """Whether ``c`` quotes the place ``at`` (an offset in the document) of fragment ``ref``."""
     return c.fragment.ref == ref and c.start <= at < c.end
@@ -490,6 +507,7 @@ class ExtractiveGenerator(Generator):
         # "thông báo tổn thất", not the "thời hạn" all time limits share; in the question's words, and in the
         # provisions' ("leave my house empty" is "unoccupied" in a policy)
         asked = _Asked.of(without_frame(question), lang)
+        cover = _cover_says(question, lang)
         for fi, f in enumerate(fragments):
             if f.evidence.supporting:
                 continue
@@ -528,6 +546,8 @@ class ExtractiveGenerator(Generator):
                     # a list counts as much as its lead-in says of the question: "if you must cancel your trip
                     # because of:" is quoted whole, "the following definitions apply:" leaves its items to speak
                     says = asked.covered(lead)
+                    if cover and _STATES_COVER.search(fold(lead.lower())):
+                        says = max(says, cover)
                     rel = (rel + says) / 2
                 before = _referent(text, spans, si, tainted) if refers_back(sent) else None
                 if before is not None:
