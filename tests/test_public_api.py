@@ -105,3 +105,17 @@ def test_no_stage_imports_one_downstream_of_it() -> None:
                 if FLOW.index(there) > FLOW.index(here):
                     backwards.append(f"{module} -> {target}")
     assert backwards == []
+
+
+def test_the_support_thresholds_set_move_a_single_pair_check_as_they_move_answers(tmp_path: Path) -> None:
+    rule = "The insured must notify the company within 14 days of the loss."
+    claim = "The notice period is 14 days."
+    with citewise.open(index=tmp_path / "ix", embedder=None) as cw:
+        shipped = cw.supports(claim, rule)
+    assert shipped.status == "supported"
+    # a stricter threshold than any score: the pair check (POST /verify) and every answer's validator see it
+    strict = {"support_threshold": 1.01, "partial_threshold": 1.01}
+    with citewise.open(index=tmp_path / "ix", embedder=None, answer=strict) as cw:
+        held = cw.supports(claim, rule)
+        assert held.status == "unsupported" and held.score == shipped.score
+        assert cw.support_scorer().thresholds("en") == (1.01, 1.01)

@@ -135,11 +135,15 @@ class Engine:
         return verify_pair(self.support_scorer(), claim, premise)
 
     def support_scorer(self) -> SupportScorer:
-        """The support scorer the settings name, loaded once: every assistant's validator and ``supports`` share it."""
+        """The support scorer the settings name, at the thresholds they set, loaded once: every assistant's
+        validator and ``supports`` share it."""
         if self._scorer is None:
-            from citewise.verify.scorer import get_scorer
+            from citewise.verify.scorer import get_scorer, overridden
 
-            self._scorer = get_scorer(self.settings.answer.support_scorer)
+            answer = self.settings.answer
+            self._scorer = overridden(
+                get_scorer(answer.support_scorer), answer.support_threshold, answer.partial_threshold
+            )
         return self._scorer
 
     def documents(self) -> list[DocSummary]:

@@ -56,6 +56,30 @@ class SupportScorer(abc.ABC):
         return "partial" if score >= partial else "unsupported"
 
 
+class Overridden(SupportScorer):
+    """``inner`` with the thresholds the settings set (``answer.support_threshold`` / ``partial_threshold``) in place
+    of its own where given; partial is never above supported. What the validator of an answer and a single pair's
+    check (``Engine.supports``, POST /verify) both read, so that one setting moves both."""
+
+    def __init__(self, inner: SupportScorer, supported: float | None = None, partial: float | None = None) -> None:
+        self.inner, self.supported, self.partial = inner, supported, partial
+        self.name = inner.name
+
+    def score(self, claim: str, source: str) -> SupportScore:
+        return self.inner.score(claim, source)
+
+    def thresholds(self, lang: str) -> tuple[float, float]:
+        supported, partial = self.inner.thresholds(lang)
+        supported = supported if self.supported is None else self.supported
+        partial = partial if self.partial is None else self.partial
+        return supported, min(partial, supported)
+
+
+def overridden(inner: SupportScorer, supported: float | None, partial: float | None) -> SupportScorer:
+    """``inner`` itself when the settings override neither threshold, else ``Overridden``."""
+    return inner if supported is None and partial is None else Overridden(inner, supported, partial)
+
+
 class LexicalScorer(SupportScorer):
     name = "lexical"
 

@@ -25,7 +25,7 @@ from citewise.verify.heading import without_heading_words
 from citewise.verify.quotes import EXACT, context, locate
 from citewise.verify.records import Citation, Verdict
 from citewise.verify.references import check_references
-from citewise.verify.scorer import SupportScore, SupportScorer, get_scorer
+from citewise.verify.scorer import SupportScore, SupportScorer, get_scorer, overridden
 
 _URL = re.compile(r"https?://[^\s)\]>\"']+")
 
@@ -95,9 +95,7 @@ class Validator:
         judge_from: float | None = None,
         heading_words: bool = True,
     ) -> None:
-        self.scorer = scorer or get_scorer("trained")
-        self.support_threshold = support_threshold
-        self.partial_threshold = partial_threshold
+        self.scorer = overridden(scorer or get_scorer("trained"), support_threshold, partial_threshold)
         self.context_threshold = context_threshold
         self.judge = judge
         self.judge_threshold = judge_threshold
@@ -106,12 +104,7 @@ class Validator:
         """Read a sentence without the phrases it takes from its cited provisions' headings (verify/heading.py)."""
 
     def thresholds(self, lang: str) -> tuple[float, float]:
-        supported, partial = self.scorer.thresholds(lang)
-        if self.support_threshold is not None:
-            supported = self.support_threshold
-        if self.partial_threshold is not None:
-            partial = self.partial_threshold
-        return supported, min(partial, supported)
+        return self.scorer.thresholds(lang)
 
     def borderline(self, support: float, lang: str) -> bool:
         """Whether a sentence with this support is one the LLM check is asked about."""
