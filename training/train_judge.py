@@ -49,7 +49,7 @@ def pair_text(task: str, a: str, b: str) -> tuple[str, bool]:
 
 
 CACHE_DIR = RUNS / "cache"
-SPLIT_AT = 8  # cached hidden states are the input of layer SPLIT_AT
+SPLIT_AT = 8  # cached hidden states are the input of layer SPLIT_AT, unless the cache names its own (--split)
 MAX_LEN = 160
 
 
@@ -214,11 +214,22 @@ def dev_sets(pairs: list[jp.JudgePair]) -> list[EvalSet]:
 
 # -- cache ------------------------------------------------------------------------------------------
 class Cache:
-    """Token ids + layer-SPLIT_AT hidden states (fp16) per unique item, stored in chunk files."""
+    """Token ids + the input states of layer ``split`` (fp16) per unique item, stored in chunk files. The split is
+    written in ``split.json`` when the cache is made (a cache without one was made at ``SPLIT_AT``); a model tuning
+    its top ``k`` layers needs ``12 - k >= split``."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, split: int | None = None) -> None:
         self.dir = CACHE_DIR / name
         self.dir.mkdir(parents=True, exist_ok=True)
+        meta = self.dir / "split.json"
+        made = json.loads(meta.read_text())["split"] if meta.exists() else None
+        if made is None and any(self.dir.glob("chunk-*.pt")):
+            made = SPLIT_AT
+        if split is not None and made is not None and split != made:
+            raise SystemExit(f"cache {name} holds the states of layer {made}, not {split}")
+        self.split: int = made if made is not None else (split if split is not None else SPLIT_AT)
+        if not meta.exists():
+            meta.write_text(json.dumps({"split": self.split}) + "\n")
         self.index: dict[Item, tuple[int, int]] = {}
         self.chunks: list[dict[str, Any]] = []
 
@@ -250,7 +261,7 @@ class Cache:
                 for b0 in range(0, len(order), bs):
                     bi = order[b0 : b0 + bs]
                     x_ids, mask = pad_batch([ids[i] for i in bi])
-                    x = enc.run_layers(enc.embed(x_ids), mask, 0, SPLIT_AT)
+                    x = enc.run_layers(enc.embed(x_ids), mask, 0, self.split)
                     for k, i in enumerate(bi):
                         hs[i] = x[k, : len(ids[i])].to(torch.float16).clone()
             n = len(list(self.dir.glob("chunk-*.pt")))
@@ -281,7 +292,7 @@ def cmd_cache(args: argparse.Namespace) -> None:
         items += [(p.task, p.a, p.b) for p in pairs if p.dataset in ("written-ans", "written-sup", "written-pert")]
     if args.limit:  # an even spread over the list (every set and label keeps some), for a smoke run
         items = items[:: max(1, math.ceil(len(items) / args.limit))]
-    Cache(args.name).build(items, enc, tok)
+    Cache(args.name, args.split).build(items, enc, tok)
 
 
 # -- model ------------------------------------------------------------------------------------------
@@ -321,9 +332,13 @@ def pool_states(x: torch.Tensor, mask: torch.Tensor, how: str) -> torch.Tensor:
 
 
 class Judge(nn.Module):
-    def __init__(self, enc: E5Encoder, k: int, hidden: int, scale: float = 20.0, pool: str = "mean-l2") -> None:
+    def __init__(
+        self, enc: E5Encoder, k: int, hidden: int, scale: float = 20.0, pool: str = "mean-l2", split: int = SPLIT_AT
+    ) -> None:
         super().__init__()
-        self.enc, self.k, self.pool = enc, k, pool
+        if 12 - k < split:
+            raise SystemExit(f"tuning the top {k} layers needs states from layer {12 - k} or below, not {split}")
+        self.enc, self.k, self.pool, self.split = enc, k, pool, split
         self.head = JudgeHead(hidden, scale=scale, dim=768 if pool == "cls+mean" else 384)
         for p in enc.parameters():
             p.requires_grad_(False)
@@ -336,9 +351,9 @@ class Judge(nn.Module):
 
     def features(self, h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         start = 12 - self.k
-        if start > SPLIT_AT:
+        if start > self.split:
             with torch.no_grad():
-                h = self.enc.run_layers(h, mask, SPLIT_AT, start)
+                h = self.enc.run_layers(h, mask, self.split, start)
         return pool_states(self.enc.run_layers(h, mask, start), mask, self.pool)
 
     @torch.no_grad()
@@ -448,7 +463,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     )
 
     enc = E5Encoder.from_file(read_e5())
-    model = Judge(enc, args.k, args.hidden, args.scale, args.pool)
+    model = Judge(enc, args.k, args.hidden, args.scale, args.pool, cache.split)
     if args.init:
         st0 = torch.load(RUNS / args.init / "final.pt", weights_only=False)
         model.load_state_dict(st0["model"], strict=False)
@@ -569,6 +584,7 @@ def cmd_train(args: argparse.Namespace) -> None:
             "model": trainable_state(model),
             "step": step,
             "k": args.k,
+            "split": cache.split,
             "hidden": args.hidden,
             "scale": args.scale,
             "pool": args.pool,
@@ -689,7 +705,14 @@ def cmd_probe(args: argparse.Namespace) -> None:
 def load_judge(run: Path) -> Judge:
     st = torch.load(run / "final.pt", weights_only=False)
     f = read_e5()
-    model = Judge(E5Encoder.from_file(f), st["k"], st["hidden"], st.get("scale", 20.0), st.get("pool", "mean-l2"))
+    model = Judge(
+        E5Encoder.from_file(f),
+        st["k"],
+        st["hidden"],
+        st.get("scale", 20.0),
+        st.get("pool", "mean-l2"),
+        st.get("split", SPLIT_AT),
+    )
     model.load_state_dict(st["model"], strict=False)
     model.eval()
     return model
@@ -756,7 +779,7 @@ def cmd_export(args: argparse.Namespace) -> None:
         with torch.no_grad():
             for b0 in range(0, len(seqs), 32):
                 ids, mask = pad_batch(seqs[b0 : b0 + 32])
-                h = model.enc.run_layers(model.enc.embed(ids), mask, 0, SPLIT_AT)
+                h = model.enc.run_layers(model.enc.embed(ids), mask, 0, model.split)
                 to_s += model(h, mask, torch.full((len(ids),), TASKS.index(task))).tolist()
     e, t = np.array(np_s), np.array(to_s)
     par = {"n": len(e), "pearson": float(np.corrcoef(e, t)[0, 1]), "max_abs_logit_diff": float(np.abs(e - t).max())}
@@ -868,6 +891,7 @@ def main() -> None:
     c.add_argument("--what", default="all", choices=["train", "dev", "all"])
     c.add_argument("--seed", type=int, default=11)
     c.add_argument("--limit", type=int, default=0)
+    c.add_argument("--split", type=int, default=None, help=f"the layer whose input is cached (default {SPLIT_AT})")
     add_quota_args(c)
     for name in ("train", "probe"):
         t = sub.add_parser(name)
