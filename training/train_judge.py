@@ -222,14 +222,16 @@ class Cache:
         self.dir = CACHE_DIR / name
         self.dir.mkdir(parents=True, exist_ok=True)
         meta = self.dir / "split.json"
-        made = json.loads(meta.read_text())["split"] if meta.exists() else None
-        if made is None and any(self.dir.glob("chunk-*.pt")):
+        if meta.exists():
+            made = json.loads(meta.read_text())["split"]
+        elif any(self.dir.glob("chunk-*.pt")):
             made = SPLIT_AT
-        if split is not None and made is not None and split != made:
+        else:
+            made = SPLIT_AT if split is None else split
+        if split is not None and split != made:
             raise SystemExit(f"cache {name} holds the states of layer {made}, not {split}")
-        self.split: int = made if made is not None else (split if split is not None else SPLIT_AT)
-        if not meta.exists():
-            meta.write_text(json.dumps({"split": self.split}) + "\n")
+        self.split: int = made
+        meta.write_text(json.dumps({"split": made}) + "\n")
         self.index: dict[Item, tuple[int, int]] = {}
         self.chunks: list[dict[str, Any]] = []
 

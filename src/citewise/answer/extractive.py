@@ -458,9 +458,9 @@ class _Asked:
         return max(overlap(self.written, found), 0.0 if self.legal is None else overlap(self.legal, found))
 
 
-_STATES_COVER = re.compile(r"\b(?:cover(?:s|ed)?|pays?(?: out)? for|paid for|exclu\w+|insured|reimburs\w+)\b")
+_STATES_COVER = re.compile(rf"(?:{COVER.pattern})|\b(?:cover|exclu\w+|reimburs\w+)\b")
 """A lead-in stating what a policy covers or leaves out ("We will not pay for:", "The following are excluded:"), on
-folded lower-case text."""
+folded lower-case text: a question's coverage frame (``COVER``), or "cover" and an exclusion said any way."""
 
 
 def _cover_says(question: str, lang: str) -> float:
