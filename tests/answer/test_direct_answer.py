@@ -623,3 +623,22 @@ def test_a_coverage_question_quotes_the_item_with_the_lead_in_stating_the_cover(
     )
     defined = ExtractiveGenerator().generate("Do you pay for damage caused by woodworm?", [_fragment(plain)], "en")
     assert all(not s.text.startswith("The following words") for s in defined.sentences)
+
+
+def test_a_figure_borrowed_from_another_provision_is_not_stated_from_there() -> None:
+    # "the 30 days required by paragraph (a)" is paragraph (a)'s time limit; the sentence says what follows when it is
+    # missed, so its 30 days is no answer to how fast a claim is paid: the settlement sentence's period is
+    text = (
+        "If you notify us later than the 30 days required by paragraph (a), we will still consider the claim, but "
+        "we may reduce the amount we pay. We will pay valid claims within 10 business days of receiving all the "
+        "documents we need."
+    )
+    draft = ExtractiveGenerator().generate("How fast will you pay my claim?", [_fragment(text)], "en")
+    assert draft.sentences[0].text == "The period is 10 business days."
+    vi = "Quá thời hạn 30 ngày quy định tại khoản 1 Điều này mà chưa thông báo thì doanh nghiệp có quyền từ chối."
+    draft = ExtractiveGenerator().generate("Thời hạn thông báo là bao lâu?", [_fragment(vi, lang="vi")], "vi")
+    assert not draft.sentences[0].text.startswith("Thời hạn là")
+    # a figure the provision states itself, then pointed to, is still stated
+    own = "You must notify us within 30 days of discovering the loss, as set out in Section 4."
+    draft = ExtractiveGenerator().generate("How long do I have to notify you?", [_fragment(own)], "en")
+    assert draft.sentences[0].text == "The period is 30 days."

@@ -92,9 +92,10 @@ RIVALS = 0.45
 
 
 def _answer_like(kind: str, text: str, span: tuple[int, int]) -> bool:
-    """A span that can be the answer: not a provision's number ("Rule 2"), and an amount with its figure (the
-    "đồng" of "hợp đồng" is no sum of money)."""
-    if _LABEL.search(text[: span[0]]):
+    """A span that can be the answer: not a provision's number ("Rule 2"), not a figure borrowed from another
+    provision ("the 30 days required by paragraph (a)": that sentence says what follows when the limit is missed,
+    paragraph (a) states it), and an amount with its figure (the "đồng" of "hợp đồng" is no sum of money)."""
+    if _LABEL.search(text[: span[0]]) or _BORROWED.match(text, span[1]):
         return False
     return kind != "amount" or any(ch.isdigit() for ch in text[span[0] : span[1]])
 
@@ -240,6 +241,14 @@ def _counted(question: str, text: str, end: int) -> int:
 _LABEL = re.compile(rf"\b{PROVISION_WORD}\.?\s*$", re.I)
 """Words before a provision's number: "Rule 2" is a label, never the answer to "how many"."""
 
+_BORROWED = re.compile(
+    r"\s*,?\s*(?:(?:as\s+)?(?:required|referred\s+to|set\s+out|specified|stated|mentioned|laid\s+down|provided(?:\s+for)?|"
+    r"prescribed|fixed|given)\s+(?:in|by|under)|under|in|quy\s+định\s+tại|nêu\s+tại|nói\s+tại|ghi\s+tại)\s+"
+    rf"(?:(?:this|that)\s+{PROVISION_WORD}\b|(?:the\s+)?(?:sub-?)?{PROVISION_WORD}\.?\s*(?:\d|\([0-9a-z]{{1,4}}\)|[IVXLC]+\b|này\b))",
+    re.I,
+)
+"""What follows a figure taken from another provision, read from its end: "... required by paragraph (a)", "...
+under Article 33", "... quy định tại khoản 1 Điều này"."""
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 
 
