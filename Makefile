@@ -61,16 +61,18 @@ JUDGE_RUNS ?= .judge-runs
 PAIR_WEIGHTS := src/citewise/judge/weights/pair-judge.json
 TRAIN_OK := $(TRAIN_VENV)/.torch-2.13.0
 SQUAD := --squad-pos 3945 --squad-neg 8000
-R3 := --k 4 --hidden 256 --scale 1 --pool cls+mean --standardise 1 --bs 16 --warmup 0.06 $(SQUAD)
+TUNE := --hidden 256 --scale 1 --pool cls+mean --standardise 1 --bs 16 --warmup 0.06 $(SQUAD)
 TRAIN_INPUTS := $(wildcard training/*.py training/sets/*.jsonl)
 # $(call judge_runs,RUNS folder,cache args,r3 args,r5 args,judge_select args): every step of the pipeline
 define judge_runs
 	JUDGE_RUNS=$(1) OMP_WAIT_POLICY=PASSIVE $(TRAIN_VENV)/bin/python training/train_judge.py cache --name v3 $(2) $(SQUAD)
+	JUDGE_RUNS=$(1) OMP_WAIT_POLICY=PASSIVE $(TRAIN_VENV)/bin/python training/train_judge.py cache --name v6 --split 6 \
+	  $(2) $(SQUAD)
 	JUDGE_RUNS=$(1) OMP_WAIT_POLICY=PASSIVE $(TRAIN_VENV)/bin/python training/train_judge.py train --run r3 --cache v3 \
-	  $(R3) --lr 8e-5 --head-lr 5e-4 --curriculum 1 --resume $(3)
+	  --k 4 $(TUNE) --lr 8e-5 --head-lr 5e-4 --curriculum 1 --resume $(3)
 	JUDGE_RUNS=$(1) OMP_WAIT_POLICY=PASSIVE $(TRAIN_VENV)/bin/python training/train_judge.py train --run r5 --init r3 \
-	  --cache v3 $(R3) --lr 4e-5 --head-lr 2e-4 --epochs 1 --warmup 0.1 --curriculum 0 --written 2 --written-sets written \
-	  --resume $(4)
+	  --cache v6 --k 6 $(TUNE) --lr 4e-5 --head-lr 2e-4 --epochs 1 --warmup 0.1 --curriculum 0 --written 2 \
+	  --written-sets written --resume $(4)
 	JUDGE_RUNS=$(1) $(TRAIN_VENV)/bin/python training/train_judge.py export --run r5
 	JUDGE_RUNS=$(1) $(TRAIN_VENV)/bin/python training/judge_select.py --run r5 $(5)
 endef
