@@ -639,6 +639,9 @@ def test_a_figure_borrowed_from_another_provision_is_not_stated_from_there() -> 
     draft = ExtractiveGenerator().generate("Thời hạn thông báo là bao lâu?", [_fragment(vi, lang="vi")], "vi")
     assert not draft.sentences[0].text.startswith("Thời hạn là")
     # a figure the provision states itself, then pointed to, is still stated
-    own = "You must notify us within 30 days of discovering the loss, as set out in Section 4."
-    draft = ExtractiveGenerator().generate("How long do I have to notify you?", [_fragment(own)], "en")
-    assert draft.sentences[0].text == "The period is 30 days."
+    for own in (
+        "You must notify us within 30 days of discovering the loss, as set out in Section 4.",
+        "You must notify us of the loss within 30 days, as required by Section 4.",
+    ):
+        draft = ExtractiveGenerator().generate("How long do I have to notify you?", [_fragment(own)], "en")
+        assert draft.sentences[0].text == "The period is 30 days."

@@ -242,13 +242,14 @@ _LABEL = re.compile(rf"\b{PROVISION_WORD}\.?\s*$", re.I)
 """Words before a provision's number: "Rule 2" is a label, never the answer to "how many"."""
 
 _BORROWED = re.compile(
-    r"\s*,?\s*(?:(?:as\s+)?(?:required|referred\s+to|set\s+out|specified|stated|mentioned|laid\s+down|provided(?:\s+for)?|"
+    r"\s+(?:(?:as\s+)?(?:required|referred\s+to|set\s+out|specified|stated|mentioned|laid\s+down|provided(?:\s+for)?|"
     r"prescribed|fixed|given)\s+(?:in|by|under)|under|in|quy\s+định\s+tại|nêu\s+tại|nói\s+tại|ghi\s+tại)\s+"
     rf"(?:(?:this|that)\s+{PROVISION_WORD}\b|(?:the\s+)?(?:sub-?)?{PROVISION_WORD}\.?\s*(?:\d|\([0-9a-z]{{1,4}}\)|[IVXLC]+\b|này\b))",
     re.I,
 )
 """What follows a figure taken from another provision, read from its end: "... required by paragraph (a)", "...
-under Article 33", "... quy định tại khoản 1 Điều này"."""
+under Article 33", "... quy định tại khoản 1 Điều này". Not after a comma: "within 30 days, as required by Section 4"
+states the duty with its figure and says where it is set."""
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 
 
