@@ -231,7 +231,8 @@ class Cache:
         if split is not None and split != made:
             raise SystemExit(f"cache {name} holds the states of layer {made}, not {split}")
         self.split: int = made
-        meta.write_text(json.dumps({"split": made}) + "\n")
+        if not meta.exists():
+            meta.write_text(json.dumps({"split": made}) + "\n")
         self.index: dict[Item, tuple[int, int]] = {}
         self.chunks: list[dict[str, Any]] = []
 

@@ -76,8 +76,16 @@ class Overridden(SupportScorer):
 
 
 def overridden(inner: SupportScorer, supported: float | None, partial: float | None) -> SupportScorer:
-    """``inner`` itself when the settings override neither threshold, else ``Overridden``."""
-    return inner if supported is None and partial is None else Overridden(inner, supported, partial)
+    """``inner`` itself when the settings override neither threshold, else ``Overridden``; an ``inner`` already
+    overridden (the engine's shared scorer, handed to a validator) is overridden once, the thresholds given here
+    first."""
+    if supported is None and partial is None:
+        return inner
+    if isinstance(inner, Overridden):
+        supported = inner.supported if supported is None else supported
+        partial = inner.partial if partial is None else partial
+        inner = inner.inner
+    return Overridden(inner, supported, partial)
 
 
 class LexicalScorer(SupportScorer):
