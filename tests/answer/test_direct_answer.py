@@ -645,3 +645,57 @@ def test_a_figure_borrowed_from_another_provision_is_not_stated_from_there() -> 
     ):
         draft = ExtractiveGenerator().generate("How long do I have to notify you?", [_fragment(own)], "en")
         assert draft.sentences[0].text == "The period is 30 days."
+
+
+def test_a_figure_counted_per_something_else_is_not_the_rate_asked_for() -> None:
+    # a premium per trip is not the rate per day a question asks for: the per-day figure is stated, or none at all
+    vi = (
+        "Phí bảo hiểm là 45.000 đồng mỗi ngày cho mỗi người được bảo hiểm. "
+        "Phí bảo hiểm tối thiểu là 200.000 đồng mỗi chuyến đi."
+    )
+    frag = [_fragment(vi, lang="vi", header="[Biểu phí] Điều 3")]
+    draft = ExtractiveGenerator().generate("Phí bảo hiểm đi Nhật Bản mỗi ngày là bao nhiêu?", frag, "vi")
+    assert draft.sentences[0].text == "Mức tiền là 45.000 đồng."
+    draft = ExtractiveGenerator().generate("Phí bảo hiểm tối thiểu mỗi chuyến đi là bao nhiêu?", frag, "vi")
+    assert draft.sentences[0].text == "Mức tiền là 200.000 đồng."
+    for trip in (
+        "Phí bảo hiểm tối thiểu là 200.000 đồng mỗi chuyến đi.",
+        "Phí bảo hiểm tối thiểu cho mỗi chuyến đi là 200.000 đồng.",  # the rate leads into the figure
+    ):
+        draft = ExtractiveGenerator().generate(
+            "Phí bảo hiểm mỗi ngày là bao nhiêu?", [_fragment(trip, lang="vi", header="[Biểu phí]")], "vi"
+        )
+        assert not draft.sentences[0].text.startswith("Mức tiền"), trip
+        assert any("200.000" in s.text for s in draft.sentences)  # still quoted: the reader sees what the policy says
+    en = "We will pay up to USD 50 a day for kennel fees, up to USD 750 for each trip."
+    for question, stated in (
+        ("How much do you pay per day for kennel fees?", "The amount is USD 50."),
+        ("How much do you pay daily for kennel fees?", "The amount is USD 50."),
+        ("How much do you pay for kennel fees per trip?", "The amount is USD 750."),
+    ):
+        draft = ExtractiveGenerator().generate(question, [_fragment(en)], "en")
+        assert draft.sentences[0].text == stated, question
+    # a figure that names no rate may be the rate asked for; "for every claim" is the rate asked for
+    for text in ("An excess of USD 250 is deducted from a claim.", "An excess of USD 250 for every claim applies."):
+        draft = ExtractiveGenerator().generate("How much is the excess per claim?", [_fragment(text)], "en")
+        assert draft.sentences[0].text == "The amount is USD 250.", text
+
+
+def test_a_change_of_the_thing_asked_is_not_the_thing() -> None:
+    # "giảm 15% phí bảo hiểm" is a discount on the premium, not a premium; asked for the discount, it is the answer
+    vi = (
+        "Chuyến đi từ 30 ngày trở lên được giảm 15% phí bảo hiểm; nhóm từ 10 người trở lên được giảm thêm 5%. "
+        "Phí bảo hiểm là 45.000 đồng mỗi ngày."
+    )
+    frag = [_fragment(vi, lang="vi", header="[Biểu phí] Điều 3")]
+    draft = ExtractiveGenerator().generate("Phí bảo hiểm là bao nhiêu?", frag, "vi")
+    assert draft.sentences[0].text == "Mức tiền là 45.000 đồng."
+    draft = ExtractiveGenerator().generate("Chuyến đi từ 30 ngày trở lên được giảm bao nhiêu phí?", frag, "vi")
+    assert draft.sentences[0].text == "Mức tiền là 15%."
+    en = "Groups of 10 or more get a discount of 5% on the premium."
+    draft = ExtractiveGenerator().generate("How much is the premium for a group?", [_fragment(en)], "en")
+    assert not draft.sentences[0].text.startswith("The amount is")
+    draft = ExtractiveGenerator().generate(
+        "How much of a discount do groups get on the premium?", [_fragment(en)], "en"
+    )
+    assert draft.sentences[0].text == "The amount is 5%."

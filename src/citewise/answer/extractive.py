@@ -26,6 +26,7 @@ from citewise.judge.premise import without_conditions
 from citewise.judge.qtype import agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
 from citewise.lang import detect_language, fold
+from citewise.rates import other_rate
 from citewise.retrieve.wording import reworded
 from citewise.textmatch import (
     COVER,
@@ -250,6 +251,24 @@ _BORROWED = re.compile(
 """What follows a figure taken from another provision, read from its end: "... required by paragraph (a)", "...
 under Article 33", "... quy định tại khoản 1 Điều này". Not after a comma: "within 30 days, as required by Section 4"
 states the duty with its figure and says where it is set."""
+_CHANGE = re.compile(
+    r"(?:\b(?:discount|reduction|rebate|increase|loading|surcharge|deduction)s?\s+of|"
+    r"\b(?:reduced|increased|discounted|lowered|raised|cut)\s+by|"
+    r"(?<![^\W_])(?:giam|tang|chiet khau)(?:\s+(?:them|them nua|toi da|toi thieu))?)\s*(?:usd|vnd|\$)?\s*$"
+)
+"""Words leading into a figure that is a change of the thing, not the thing, on folded lower-case text: "được giảm
+15% phí bảo hiểm" is no premium, "a discount of 5%" no price."""
+_CHANGE_ASKED = re.compile(
+    r"\b(?:discount|reduc|rebate|increas|loading|surcharge|cheaper|dearer|less|more)|(?<![^\W_])(?:giam|tang|chiet)"
+)
+
+
+def _a_change(question: str, text: str, span: tuple[int, int]) -> bool:
+    """Whether the figure at ``span`` of ``text`` changes another (``_CHANGE``) and ``question`` asks for no change."""
+    lead = fold(text[max(0, span[0] - 40) : span[0]]).lower()
+    return bool(_CHANGE.search(lead)) and not _CHANGE_ASKED.search(fold(question).lower())
+
+
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 
 
@@ -685,13 +704,21 @@ class ExtractiveGenerator(Generator):
 
     def _value(self, question: str, cand: _Candidate, kinds: list[str]) -> tuple[str, str, _Candidate, int] | None:
         """(answer type, value, sentence, start of the value in Document.text) of the first answer of one of
-        ``kinds`` (``_direct_kinds`` of the question) that ``cand`` holds, in the unit the question names first."""
+        ``kinds`` (``_direct_kinds`` of the question) that ``cand`` holds, in the unit the question names first; not a
+        figure counted per something other than the question asks for (``rates``: "mỗi chuyến đi" for "mỗi ngày"), nor a
+        change of the thing asked ("giảm 15% phí bảo hiểm" for the premium)."""
         if not _on_topic(question, f"{cand.fragment.evidence.chunk.header} {cand.text}"):
             return None
         if SEP in cand.text:  # a table's row: its value is stated by its row and column (``table_answer``)
             return None
         for kind in kinds:
-            found = [sp for sp in answer_spans(kind, cand.text) if _answer_like(kind, cand.text, sp)]
+            found = [
+                sp
+                for sp in answer_spans(kind, cand.text)
+                if _answer_like(kind, cand.text, sp)
+                and not other_rate(question, cand.text, sp)
+                and not _a_change(question, cand.text, sp)
+            ]
             if kind == "party" and not found:  # "Who proved …?" of "… Robert Boyle proved …"
                 found = agent_spans(question, cand.text)
             if kind in ("party", "date"):  # a party or date the question names is not the one it asks for
