@@ -127,6 +127,8 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
     answered = [r for r in ans if r.outcome == "answered"]
     with_gold = [r for r in answered if r.expected]
     contains = [folded_words(r.expected or "") in folded_words(r.answer) for r in with_gold]
+    # issue 14's reading: the answer contains the gold answer or cites a gold provision (the paragraph holding it)
+    either = [folded_words(r.expected or "") in folded_words(r.answer) or r.refs_cited > 0 for r in answered]
     opens = [folded_words(r.expected or "") in folded_words(" ".join(s.text for s in opening(r))) for r in with_gold]
     direct = [r for r in answered if r.sentences and _DIRECT.match(r.sentences[0].text)]
     figured = [r for r in direct if _FIGURE.search(r.expected or "")]
@@ -150,6 +152,7 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
         "answered_containing_gold": round(sum(contains) / len(contains), 4) if contains else None,
         "answered_opening_with_gold": round(sum(opens) / len(opens), 4) if opens else None,
         "answered_citing_gold": round(sum(r.refs_cited > 0 for r in answered) / len(answered), 4) if answered else None,
+        "answered_containing_or_citing_gold": round(sum(either) / len(either), 4) if either else None,
         "p50_ms": None if p50 is None else round(p50, 1),
         "p95_ms": None if p95 is None else round(p95, 1),
     }
@@ -334,6 +337,7 @@ def docs(report: dict[str, Any]) -> list[str]:
                 f"{s['answered_with_direct_statement']} ({s['direct_statements_with_gold_figures']};"
                 f" {s.get('direct_statements_stating_gold', '–')})",
                 str(s["answered_citing_gold"]),
+                str(s.get("answered_containing_or_citing_gold", "–")),
                 f"{u['answered']} / {u['no_direct_answer']} / {u['refused']}",
                 str(s["unanswerable_not_answered"]),
                 f"{s['p50_ms']} / {s['p95_ms']}",
@@ -358,7 +362,7 @@ def docs(report: dict[str, Any]) -> list[str]:
         " shipped retrieval defaults, each question asked of an index holding the paragraph it was written about"
         " (bench/answers_nearmiss.py). Outcomes as answered / no direct answer / refused. Targets (issue 13/14):"
         " unanswerable not answered >= 0.50 while >= 0.80 of answerable are answered, and >= 0.90 of those"
-        " contain the gold answer." + chosen,
+        " contain the gold answer (issue 14: or cite a gold provision)." + chosen,
         "",
         md_table(
             [
@@ -369,6 +373,7 @@ def docs(report: dict[str, Any]) -> list[str]:
                 "answered opening with it",
                 "answered with a direct statement (its figures in the gold answer; stating the gold answer)",
                 "answered citing gold paragraph",
+                "answered containing gold or citing its paragraph (issue 14)",
                 "unanswerable: ans / no direct / refused",
                 "unanswerable not answered",
                 "ms p50 / p95",
