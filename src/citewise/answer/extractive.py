@@ -25,7 +25,7 @@ from citewise.figures import PERCENT
 from citewise.judge.premise import without_conditions
 from citewise.judge.qtype import agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
-from citewise.lang import detect_language, fold
+from citewise.lang import detect_language, fold, nfc
 from citewise.rates import other_rate
 from citewise.retrieve.wording import reworded
 from citewise.textmatch import (
@@ -252,21 +252,21 @@ _BORROWED = re.compile(
 under Article 33", "... quy định tại khoản 1 Điều này". Not after a comma: "within 30 days, as required by Section 4"
 states the duty with its figure and says where it is set."""
 _CHANGE = re.compile(
-    r"(?:\b(?:discount|reduction|rebate|increase|loading|surcharge|deduction)s?\s+of|"
+    r"(?:\b(?:discount|reduction|rebate|increase|loading|surcharge)s?\s+of|"
     r"\b(?:reduced|increased|discounted|lowered|raised|cut)\s+by|"
-    r"(?<![^\W_])(?:giam|tang|chiet khau)(?:\s+(?:them|them nua|toi da|toi thieu))?)\s*(?:usd|vnd|\$)?\s*$"
+    r"(?<![^\W_])(?:giảm|tăng|chiết khấu)(?:\s+(?:thêm|tối đa|tối thiểu))?)\s*(?:usd|vnd|\$)?\s*$"
 )
-"""Words leading into a figure that is a change of the thing, not the thing, on folded lower-case text: "được giảm
-15% phí bảo hiểm" is no premium, "a discount of 5%" no price."""
+"""Words leading into a figure that is a change of the thing, not the thing, on lower-case NFC text (Vietnamese with
+its marks: "tầng" is no "tăng"): "được giảm 15% phí bảo hiểm" is no premium, "a discount of 5%" no price."""
 _CHANGE_ASKED = re.compile(
-    r"\b(?:discount|reduc|rebate|increas|loading|surcharge|cheaper|dearer|less|more)|(?<![^\W_])(?:giam|tang|chiet)"
+    r"\b(?:discount|reduc|rebate|increas|loading|surcharge|cheaper|dearer|less|more)|(?<![^\W_])(?:giảm|tăng|chiết)"
 )
 
 
 def _a_change(question: str, text: str, span: tuple[int, int]) -> bool:
     """Whether the figure at ``span`` of ``text`` changes another (``_CHANGE``) and ``question`` asks for no change."""
-    lead = fold(text[max(0, span[0] - 40) : span[0]]).lower()
-    return bool(_CHANGE.search(lead)) and not _CHANGE_ASKED.search(fold(question).lower())
+    lead = nfc(text[max(0, span[0] - 40) : span[0]]).lower()
+    return bool(_CHANGE.search(lead)) and not _CHANGE_ASKED.search(nfc(question).lower())
 
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
