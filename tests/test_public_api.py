@@ -16,7 +16,7 @@ from citewise.samples import corpus_folder, sample_vectors
 
 PACKAGE = Path(citewise.__file__).parent
 FLOW = [
-    "types", "errors", "settings", "lang", "textmatch", "figures", "trees", "jsonlines", "progress", "registry", "cache", "redact",
+    "types", "errors", "settings", "lang", "textmatch", "figures", "rates", "trees", "jsonlines", "progress", "registry", "cache", "redact",
     "refs", "ingest", "chunk", "index", "samples", "retrieve", "judge", "answer", "verify",
     "assistant", "engine", "evaluate", "serve", "cli",
 ]  # fmt: skip
