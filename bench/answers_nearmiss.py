@@ -117,6 +117,11 @@ def corpus_and_questions(name: str, items: list[Any]) -> tuple[BenchSet, list[Ev
     return BenchSet(f"nearmiss-{name}", lang or "mixed", records, {}, [], note=note), questions
 
 
+def holds_gold(r: QuestionResult) -> bool:
+    """Whether the shown answer contains the gold answer (normalised text containment); never without one."""
+    return bool(r.expected) and folded_words(r.expected or "") in folded_words(r.answer)
+
+
 def summarize(results: list[QuestionResult]) -> dict[str, Any]:
     ans = [r for r in results if r.answerable]
     unans = [r for r in results if not r.answerable]
@@ -126,9 +131,9 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
 
     answered = [r for r in ans if r.outcome == "answered"]
     with_gold = [r for r in answered if r.expected]
-    contains = [folded_words(r.expected or "") in folded_words(r.answer) for r in with_gold]
+    contains = [holds_gold(r) for r in with_gold]
     # issue 14's reading: the answer contains the gold answer or cites a gold provision (the paragraph holding it)
-    either = [folded_words(r.expected or "") in folded_words(r.answer) or r.refs_cited > 0 for r in answered]
+    either = [holds_gold(r) or r.refs_cited > 0 for r in answered]
     opens = [folded_words(r.expected or "") in folded_words(" ".join(s.text for s in opening(r))) for r in with_gold]
     direct = [r for r in answered if r.sentences and _DIRECT.match(r.sentences[0].text)]
     figured = [r for r in direct if _FIGURE.search(r.expected or "")]

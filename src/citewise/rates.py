@@ -7,6 +7,7 @@ Read on folded lower-case text (``lang.fold``: one character per character, so o
 
 from __future__ import annotations
 
+import functools
 import re
 
 from citewise.lang import fold
@@ -31,6 +32,7 @@ _MARK = r"(?:(?:for|in|of|cho|trong|tren) )?(?:per|each|every|moi|/)"
 _RATE = rf"(?:{_MARK}\s*(?:{_UNIT})|an? (?:{_TIME}))"
 """A rate: "per day", "for each night", "in each benefit year", "mỗi chuyến đi", "/ngày", and "a day" ("a" only
 before a time: "within 30 days of a claim" counts nothing per claim)."""
+_TEXT_RATE = re.compile(rf"(?<![^\W_]){_RATE}(?![^\W_])")
 _QUESTION_RATE = re.compile(rf"(?<![^\W_])(?:{_RATE}|mot (?:ngay|thang|nam|chuyen))(?![^\W_])")
 """In a question also "một năm" ("Phí bảo hiểm một năm là bao nhiêu?": what a year costs)."""
 _EVERY = {
@@ -52,11 +54,13 @@ def _name(match: str) -> str:
     return next((name for rx, name in _NAMES if rx.match(unit)), "")
 
 
-def asked_per(question: str) -> set[str]:
-    """What ``question`` asks a figure per ("mỗi ngày" -> {"day"}); empty when it asks for no rate."""
+@functools.lru_cache(maxsize=256)
+def asked_per(question: str) -> frozenset[str]:
+    """What ``question`` asks a figure per ("mỗi ngày" -> {"day"}); empty when it asks for no rate. Cached: read for
+    every figure of every sentence an answer looks at."""
     low = fold(question).lower()
     every = {name for rx, name in _QUESTION_EVERY if rx.search(low)}
-    return ({_name(m.group()) for m in _QUESTION_RATE.finditer(low)} | every) - {""}
+    return frozenset(({_name(m.group()) for m in _QUESTION_RATE.finditer(low)} | every) - {""})
 
 
 _LEAD = re.compile(r"[,;:.!?\n]|\d")
@@ -76,7 +80,7 @@ def counted_per(text: str, start: int, end: int) -> set[str]:
     cuts = list(_LEAD.finditer(lead))
     if cuts:
         lead = lead[cuts[-1].end() :]
-    out = {_name(m.group()) for m in _QUESTION_RATE.finditer(lead) if not m.group().startswith("mot")}
+    out = {_name(m.group()) for m in _TEXT_RATE.finditer(lead)}
     at = end
     unit = _UNIT_WORD.match(low, at)
     if unit:

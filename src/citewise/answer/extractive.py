@@ -263,10 +263,14 @@ _CHANGE_ASKED = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=256)
+def _asks_change(question: str) -> bool:
+    return bool(_CHANGE_ASKED.search(nfc(question).lower()))
+
+
 def _a_change(question: str, text: str, span: tuple[int, int]) -> bool:
     """Whether the figure at ``span`` of ``text`` changes another (``_CHANGE``) and ``question`` asks for no change."""
-    lead = nfc(text[max(0, span[0] - 40) : span[0]]).lower()
-    return bool(_CHANGE.search(lead)) and not _CHANGE_ASKED.search(nfc(question).lower())
+    return bool(_CHANGE.search(nfc(text[max(0, span[0] - 40) : span[0]]).lower())) and not _asks_change(question)
 
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
