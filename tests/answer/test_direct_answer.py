@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import citewise
-from citewise.answer.extractive import ExtractiveGenerator, list_end
+from citewise.answer.extractive import ExtractiveGenerator, list_end, names_a_conflict
 from citewise.answer.injection import addresses_the_assistant
 from citewise.answer.records import Fragment
 from citewise.index.embedder import Embedder
@@ -699,3 +699,33 @@ def test_a_change_of_the_thing_asked_is_not_the_thing() -> None:
         "How much of a discount do groups get on the premium?", [_fragment(en)], "en"
     )
     assert draft.sentences[0].text == "The amount is 5%."
+
+
+def test_a_refund_of_the_thing_asked_is_not_the_thing() -> None:
+    # "được hoàn lại 100% phí bảo hiểm" is a refund of the premium, not a premium per day; asked for the refund, it is
+    vi = (
+        "3. Bên mua bảo hiểm được hoàn lại 100% phí bảo hiểm nếu hủy hợp đồng trước ngày bắt đầu chuyến đi do bị từ"
+        " chối cấp thị thực."
+    )
+    frag = [_fragment(vi, lang="vi", header="[Quy tắc bảo hiểm du lịch] Điều 3. Thời hạn bảo hiểm và phí bảo hiểm")]
+    draft = ExtractiveGenerator().generate("Phí bảo hiểm một ngày là bao nhiêu?", frag, "vi")
+    assert not draft.sentences[0].text.startswith("Mức tiền")
+    draft = ExtractiveGenerator().generate("Bị từ chối thị thực thì được hoàn lại bao nhiêu phí bảo hiểm?", frag, "vi")
+    assert draft.sentences[0].text == "Mức tiền là 100%."
+    en = "If you cancel before the trip starts, we will refund 80% of the premium."
+    draft = ExtractiveGenerator().generate("How much is the premium per day?", [_fragment(en)], "en")
+    assert not draft.sentences[0].text.startswith("The amount is")
+    draft = ExtractiveGenerator().generate("How much premium is refunded if I cancel?", [_fragment(en)], "en")
+    assert draft.sentences[0].text == "The amount is 80%."
+
+
+def test_a_rule_and_its_other_cases_are_not_a_conflict() -> None:
+    # the refund on a refused visa and the refund "in other cases" are two rules, not one rule stated twice
+    text = (
+        "3. Bên mua bảo hiểm được hoàn lại 100% phí bảo hiểm nếu hủy hợp đồng trước ngày bắt đầu chuyến đi do bị từ"
+        " chối cấp thị thực. Các trường hợp hủy hợp đồng khác trước ngày bắt đầu chuyến đi được hoàn lại 80% phí bảo"
+        " hiểm."
+    )
+    frag = [_fragment(text, lang="vi", header="[Quy tắc bảo hiểm du lịch] Điều 3")]
+    draft = ExtractiveGenerator().generate("Hủy hợp đồng trước chuyến đi thì được hoàn lại bao nhiêu phí?", frag, "vi")
+    assert not any(names_a_conflict(s.text) for s in draft.sentences)

@@ -252,14 +252,17 @@ _BORROWED = re.compile(
 under Article 33", "... quy định tại khoản 1 Điều này". Not after a comma: "within 30 days, as required by Section 4"
 states the duty with its figure and says where it is set."""
 _CHANGE = re.compile(
-    r"(?:\b(?:discount|reduction|rebate|increase|loading|surcharge)s?\s+of|"
-    r"\b(?:reduced|increased|discounted|lowered|raised|cut)\s+by|"
-    r"(?<![^\W_])(?:giảm|tăng|chiết khấu)(?:\s+(?:thêm|tối đa|tối thiểu))?)\s*(?:usd|vnd|\$)?\s*$"
+    r"(?:\b(?:discount|reduction|rebate|increase|loading|surcharge|refund)s?\s+of|"
+    r"\b(?:reduced|increased|discounted|lowered|raised|cut)\s+by|\b(?:refunds?|refunded|repays?|repaid)|"
+    r"(?<![^\W_])(?:giảm|tăng|chiết khấu|hoàn lại|hoàn trả|trả lại)(?:\s+(?:thêm|tối đa|tối thiểu))?)"
+    r"\s*(?:usd|vnd|\$)?\s*$"
 )
 """Words leading into a figure that is a change of the thing, not the thing, on lower-case NFC text (Vietnamese with
-its marks: "tầng" is no "tăng"): "được giảm 15% phí bảo hiểm" is no premium, "a discount of 5%" no price."""
+its marks: "tầng" is no "tăng"): "được giảm 15% phí bảo hiểm" is no premium, "a discount of 5%" no price, "được
+hoàn lại 80% phí bảo hiểm" (a refund) no premium either."""
 _CHANGE_ASKED = re.compile(
-    r"\b(?:discount|reduc|rebate|increas|loading|surcharge|cheaper|dearer|less|more)|(?<![^\W_])(?:giảm|tăng|chiết)"
+    r"\b(?:discount|reduc|rebate|increas|loading|surcharge|cheaper|dearer|less|more|refund|repaid|repay|back)|"
+    r"(?<![^\W_])(?:giảm|tăng|chiết|hoàn|trả lại|lấy lại|nhận lại)"
 )
 
 
@@ -281,12 +284,15 @@ def _figures(text: str) -> set[str]:
 
 
 _EXCEPTION = re.compile(
-    r"\b(?:except|unless|other than|save where|notwithstanding|by way of derogation)\b"
-    r"|tr[ừu] tr[ưu][ờo]ng h[ợo]p|ngo[ạa]i tr[ừu]|kh[ôo]ng ph[ụu] thu[ộo]c v[àa]o",
+    r"\b(?:except|unless|other than|save where|notwithstanding|by way of derogation|otherwise|"
+    r"in (?:any|all) other cases)\b"
+    r"|tr[ừu] tr[ưu][ờo]ng h[ợo]p|ngo[ạa]i tr[ừu]|kh[ôo]ng ph[ụu] thu[ộo]c v[àa]o"
+    r"|tr[ưu][ờo]ng h[ợo]p(?:\s+[^\W\d_]+){0,4}?\s+kh[áa]c\b",
     re.I,
 )
 """A rule and the special case it sets against another ("Notwithstanding paragraph 2, in the event of the death of
-a person, ... not later than 10 days") are no conflict of figures."""
+a person, ... not later than 10 days"; "... hoàn lại 100% phí bảo hiểm nếu ... bị từ chối cấp thị thực" and "Các
+trường hợp hủy hợp đồng khác ... được hoàn lại 80%") are no conflict of figures."""
 
 
 RIVAL_WORDS = 3

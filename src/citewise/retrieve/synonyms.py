@@ -178,6 +178,43 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("en", ("hotel", "somewhere to stay", "place to stay", "temporary housing"), "alternative accommodation"),
     Synonym("en", ("power cut", "power outage", "power failure", "blackout"), "change in temperature"),
     Synonym("en", ("jewellery", "jewelry"), "valuables"),
+    # -- insurance policies, as Vietnamese policyholders write about them --------------------------
+    Synonym("vi", ("vali", "va li", "va-li"), "hành lý"),
+    Synonym("vi", ("ứng trước", "ứng tiền trước", "cho ứng"), "tạm ứng"),
+    Synonym("vi", ("mối ăn", "mối xông", "bị mối"), "mối mọt"),
+    Synonym("vi", ("phá cửa", "cạy cửa", "phá khóa", "bẻ khóa"), "đột nhập"),
+    Synonym("vi", ("nhà trống", "để trống", "bỏ nhà trống", "không có ai ở"), "bỏ trống"),
+    Synonym("vi", ("cử người xuống", "người xuống xem", "xuống xem"), "giám định"),
+    Synonym("vi", ("nộp đủ giấy tờ", "nộp giấy tờ", "đủ giấy tờ"), "hồ sơ"),
+    Synonym("vi", ("visa",), "thị thực"),
+    # where a trip goes, in the regions a travel policy's premium zones name (names of one country only, also typed
+    # without marks: "Pháp" is the "pháp" of "pháp luật", "Đức" of "đạo đức", "Lào" typed "lao" of "lao động")
+    Synonym(
+        "vi",
+        (
+            "Thái Lan",
+            "Campuchia",
+            "Cam-pu-chia",
+            "Singapore",
+            "Xin-ga-po",
+            "Malaysia",
+            "Ma-lai-xi-a",
+            "Indonesia",
+            "Philippines",
+            "Phi-líp-pin",
+            "Myanmar",
+            "Brunei",
+        ),
+        "Đông Nam Á",
+    ),
+    Synonym("vi", ("Nhật Bản", "Hàn Quốc", "Trung Quốc", "Đài Loan", "Hồng Kông", "Ấn Độ"), "châu Á"),
+    Synonym(
+        "vi",
+        ("nước Pháp", "nước Đức", "nước Ý", "Tây Ban Nha", "Hà Lan", "Thụy Sĩ", "Thụy Điển", "Bồ Đào Nha"),
+        "châu Âu",
+    ),
+    Synonym("vi", ("nước Mỹ", "Hoa Kỳ", "Canada"), "châu Mỹ"),
+    Synonym("vi", ("nước Úc", "Australia", "New Zealand"), "châu Úc"),
 )
 
 LEGAL_TERMS: dict[str, tuple[str, ...]] = {
