@@ -5,8 +5,8 @@ answer it, as the policy writes them) and whether its first sentence does (the a
 
 Split ``dev``: the questions changes are chosen on (read answer by answer). Split ``test``: written at the same
 time, before any of those changes, and run only to report (``--split test``). Splits ``dev2`` and ``test2``
-(Vietnamese, session 36): the same pair written together later, before that session's changes. One index of the sample corpus
-(lexical + dense with its shipped vectors, shipped defaults, the default judge) for all questions.
+(Vietnamese, session 36): the same pair, written together later, before that session's changes. One index of the
+sample corpus (lexical + dense with its shipped vectors, shipped defaults, the default judge) for all questions.
 
     .venv/bin/python bench/everyday_answers.py [--split dev|test|dev2|test2|all] [--out FILE] [--show]
 """
