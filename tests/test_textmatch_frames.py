@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.textmatch import asked_keys, coverage, without_cover, without_frame
+from citewise.textmatch import asked_keys, coverage, query_terms, without_cover, without_frame
 
 
 @pytest.mark.parametrize(
@@ -39,3 +39,14 @@ def test_a_policy_clause_covers_the_question_once_the_frame_is_cut() -> None:
     clause = "We will not pay for: (b) wear and tear, gradual deterioration, rot, mould, insects or vermin;"
     assert asked_keys("Is mould covered?") == {"moul"}
     assert coverage(without_cover("Is mould covered?"), clause) > coverage("Is mould covered?", clause)
+
+
+def test_marked_words_keep_what_folding_merges() -> None:
+    question = "Nhà bị trộm thì phải báo công an trong bao lâu?"
+    marked, _ = query_terms(question, marks=True)
+    assert {"báo", "công", "an", "trộm"} <= marked and not {"trong", "bao", "lâu", "phải", "thì"} & marked
+    folded, _ = query_terms(question)
+    assert "bao" not in folded and "an" not in folded  # folded: the stop words "bao" and "an"
+    # "bảo" of "bảo hiểm" stays a stop word with its marks; "trống" (empty) is no "trong" (in)
+    assert "bảo" not in query_terms("Nhà bỏ trống có được bảo hiểm không?", marks=True)[0]
+    assert "trống" in query_terms("Nhà bỏ trống có được bảo hiểm không?", marks=True)[0]

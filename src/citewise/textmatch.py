@@ -52,6 +52,37 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(stem(w) for w in _WORD.findall(fold(text).lower()) if len(w) > 1 or w.isdigit())
 
 
+MARKED_CONTENT = frozenset(
+    "báo bão trống trọng đồ đổ độ tài tai vé thẻ chó chợ chờ cơ cổ cố khí não dược bản bán minh an căn cán tờ tổ mẹ hè "
+    "máy".split()
+)
+"""Words that folding turns into a stop word (``STOPWORDS``) and that name a thing with their marks: "báo" (report:
+"bao"), "trống" (empty: "trong"), "đồ" (belongings: "do"), "tai"/"tài" (accident, property: "tại"), "vé" (ticket:
+"về"), "cơ quan" ("có"), "công an", "căn cứ", "tờ khai", "máy bay" (the English "an", "can", "to", "may")."""
+
+
+def _marked_stop(word: str) -> bool:
+    """A stop word of ``marked_words``: one whose folded form is a stop word, unless it names a thing with its marks
+    (``MARKED_CONTENT``). "bảo" stays one: "bảo hiểm" is in every sentence of a policy (folded, "bao" is a stop word
+    and "hiểm" alone the word "bảo hiểm" adds)."""
+    return word not in MARKED_CONTENT and fold(word) in STOPWORDS
+
+
+def marked_words(text: str) -> tuple[str, ...]:
+    """``words`` keeping Vietnamese marks: lower-cased NFC words, English ones stemmed (single letters dropped, digits
+    kept). For a question typed with its marks, read against provisions that have them."""
+    return _marked(text)
+
+
+@functools.lru_cache(maxsize=WORDS_CACHE)
+def _marked(text: str) -> tuple[str, ...]:
+    return tuple(stem(w) for w in _WORD.findall(nfc(text).lower()) if len(w) > 1 or w.isdigit())
+
+
+def _stop(word: str, marks: bool) -> bool:
+    return _marked_stop(word) if marks else word in STOPWORDS
+
+
 def content_words(text: str) -> set[str]:
     return {w for w in words(text) if w not in STOPWORDS}
 
@@ -167,12 +198,12 @@ def coverage(query: str, text: str) -> float:
     return covered(query_terms(query), text)
 
 
-def query_terms(query: str) -> Terms:
+def query_terms(query: str, marks: bool = False) -> Terms:
     """The content words and content word pairs of ``query`` that ``covered`` looks for (computed once
-    for a question measured against many texts)."""
-    q = words(query)
-    pairs = frozenset(p for p in itertools.pairwise(q) if not (p[0] in STOPWORDS or p[1] in STOPWORDS))
-    return frozenset(w for w in q if w not in STOPWORDS), pairs
+    for a question measured against many texts); with their Vietnamese marks when ``marks``."""
+    q = marked_words(query) if marks else words(query)
+    pairs = frozenset(p for p in itertools.pairwise(q) if not (_stop(p[0], marks) or _stop(p[1], marks)))
+    return frozenset(w for w in q if not _stop(w, marks)), pairs
 
 
 Terms = tuple[frozenset[str], frozenset[tuple[str, str]]]
@@ -183,9 +214,10 @@ def covered(terms: Terms, text: str) -> float:
     return overlap(terms, text_terms(text))
 
 
-def text_terms(text: str) -> Terms:
-    """The words and word pairs of ``text`` (what ``overlap`` looks the query's terms up in)."""
-    t = words(text)
+def text_terms(text: str, marks: bool = False) -> Terms:
+    """The words and word pairs of ``text`` (what ``overlap`` looks the query's terms up in), with their Vietnamese
+    marks when ``marks``."""
+    t = marked_words(text) if marks else words(text)
     return frozenset(t), frozenset(itertools.pairwise(t))
 
 

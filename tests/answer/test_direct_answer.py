@@ -729,3 +729,21 @@ def test_a_rule_and_its_other_cases_are_not_a_conflict() -> None:
     frag = [_fragment(text, lang="vi", header="[Quy tắc bảo hiểm du lịch] Điều 3")]
     draft = ExtractiveGenerator().generate("Hủy hợp đồng trước chuyến đi thì được hoàn lại bao nhiêu phí?", frag, "vi")
     assert not any(names_a_conflict(s.text) for s in draft.sentences)
+
+
+def test_a_vietnamese_question_with_its_marks_is_read_with_them() -> None:
+    # folded, "báo công an" is "bao" (a stop word) and "an", and matches the "thông báo cho Công ty" of an empty house
+    empty = (
+        "5. Tổn thất xảy ra khi nhà ở bị bỏ trống liên tục trên 60 ngày mà không thông báo cho Công ty, trừ trường"
+        " hợp được Công ty chấp thuận."
+    )
+    theft = (
+        "3. Đối với tổn thất do trộm cắp, Người được bảo hiểm phải báo cho cơ quan công an nơi gần nhất trong vòng"
+        " 24 giờ kể từ khi phát hiện."
+    )
+    frags = [
+        _fragment(theft, "F1", lang="vi", header="[Quy tắc bảo hiểm nhà ở] Điều 9. Thông báo tổn thất"),
+        _fragment(empty, "F2", lang="vi", header="[Quy tắc bảo hiểm nhà ở] Điều 8. Loại trừ bảo hiểm"),
+    ]
+    draft = ExtractiveGenerator().generate("Nhà bị trộm thì phải báo công an trong bao lâu?", frags, "vi")
+    assert draft.sentences[0].text == "Thời hạn là 24 giờ."

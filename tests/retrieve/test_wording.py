@@ -142,6 +142,9 @@ def test_synonyms_do_not_fire_inside_words() -> None:
     assert "người lao động" in expand("tôi là công nhân", "vi")
     assert "administrative fines" in expand("will I get fined?", "en")
     assert "administrative fines" not in expand("they refined it, that's fine", "en")
+    # playing football ("chơi đá bóng") is no drug use; smoking meth ("hút đá") is
+    assert "sử dụng trái phép chất ma túy" not in expand("con em chơi đá bóng ở trường bị gãy tay", "vi")
+    assert "sử dụng trái phép chất ma túy" in expand("anh ấy hút đá bị bắt", "vi")
 
 
 def test_legal_terms_are_words() -> None:

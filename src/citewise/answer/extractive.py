@@ -486,14 +486,18 @@ class _Asked:
 
     written: Terms
     legal: Terms | None
+    marks: bool = False
 
     @classmethod
     def of(cls, question: str, lang: str) -> _Asked:
-        written, legal = query_terms(question), query_terms(reworded(question, lang))
-        return cls(written, None if legal == written else legal)
+        # a Vietnamese question typed with its marks is read with them: folded, "báo công an" is "bao" (a stop
+        # word) and "an", and "nhà trống" is "nha trong"
+        marks = lang == "vi" and not question.isascii()
+        written, legal = query_terms(question, marks), query_terms(reworded(question, lang), marks)
+        return cls(written, None if legal == written else legal, marks)
 
     def covered(self, text: str) -> float:
-        found = text_terms(text)
+        found = text_terms(text, self.marks)
         return max(overlap(self.written, found), 0.0 if self.legal is None else overlap(self.legal, found))
 
 

@@ -120,7 +120,7 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("vi", ("say rượu", "say xỉn", "nhậu say"), "dùng rượu, bia"),
     Synonym("vi", ("đánh người", "đánh bị thương", "đánh nhau"), "cố ý gây thương tích"),
     Synonym("vi", ("cần sa", "hàng trắng", "thuốc lắc"), "chất ma túy"),
-    Synonym("vi", ("hút cần sa", "chơi đá", "nghiện đá", "chơi ma túy"), "sử dụng trái phép chất ma túy"),
+    Synonym("vi", ("hút cần sa", "hút đá", "nghiện đá", "chơi ma túy"), "sử dụng trái phép chất ma túy"),
     Synonym("vi", ("cai ở nhà", "cai tại nhà"), "cai nghiện ma túy tự nguyện tại gia đình"),
     Synonym("vi", ("trại cai", "đi trại"), "cơ sở cai nghiện bắt buộc"),
     # -- online, travel, schools -------------------------------------------------------------------
