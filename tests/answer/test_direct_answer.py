@@ -747,3 +747,14 @@ def test_a_vietnamese_question_with_its_marks_is_read_with_them() -> None:
     ]
     draft = ExtractiveGenerator().generate("Nhà bị trộm thì phải báo công an trong bao lâu?", frags, "vi")
     assert draft.sentences[0].text == "Thời hạn là 24 giờ."
+    # provisions typed without marks are read folded, as before
+    plain = [
+        _fragment(
+            "3. Doi voi ton that do trom cap, Nguoi duoc bao hiem phai bao cho co quan cong an noi gan nhat trong"
+            " vong 24 gio ke tu khi phat hien.",
+            lang="vi",
+            header="[Quy tac bao hiem nha o] Dieu 9. Thong bao ton that",
+        )
+    ]
+    draft = ExtractiveGenerator().generate("Nhà bị trộm thì phải báo công an trong bao lâu?", plain, "vi")
+    assert not draft.refused and "24 gio" in draft.sentences[0].text

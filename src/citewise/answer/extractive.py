@@ -482,21 +482,33 @@ def _referent(text: str, spans: list[tuple[int, int]], si: int, tainted: list[tu
 
 @dataclass(frozen=True)
 class _Asked:
-    """The question's terms as written and, when its everyday words have a legal wording, in that wording."""
+    """The question's terms as written and, when its everyday words have a legal wording, in that wording; with their
+    Vietnamese marks (``marks``) when the question is typed with them, and then also without (``folded``), for
+    texts typed without marks."""
 
     written: Terms
     legal: Terms | None
     marks: bool = False
+    folded: _Asked | None = None
 
     @classmethod
     def of(cls, question: str, lang: str) -> _Asked:
+        legal = reworded(question, lang)
+        folded = cls.read(question, legal, False)
         # a Vietnamese question typed with its marks is read with them: folded, "báo công an" is "bao" (a stop
         # word) and "an", and "nhà trống" is "nha trong"
-        marks = lang == "vi" and not question.isascii()
-        written, legal = query_terms(question, marks), query_terms(reworded(question, lang), marks)
-        return cls(written, None if legal == written else legal, marks)
+        if lang == "vi" and not question.isascii():
+            return replace(cls.read(question, legal, True), folded=folded)
+        return folded
+
+    @classmethod
+    def read(cls, question: str, legal: str, marks: bool) -> _Asked:
+        written, in_legal_words = query_terms(question, marks), query_terms(legal, marks)
+        return cls(written, None if in_legal_words == written else in_legal_words, marks)
 
     def covered(self, text: str) -> float:
+        if self.folded is not None and text.isascii():
+            return self.folded.covered(text)
         found = text_terms(text, self.marks)
         return max(overlap(self.written, found), 0.0 if self.legal is None else overlap(self.legal, found))
 
