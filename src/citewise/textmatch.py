@@ -68,14 +68,10 @@ def _marked_stop(word: str) -> bool:
     return word not in MARKED_CONTENT and fold(word) in STOPWORDS
 
 
+@functools.lru_cache(maxsize=WORDS_CACHE)
 def marked_words(text: str) -> tuple[str, ...]:
     """``words`` keeping Vietnamese marks: lower-cased NFC words, English ones stemmed (single letters dropped, digits
     kept). For a question typed with its marks, read against provisions that have them."""
-    return _marked(text)
-
-
-@functools.lru_cache(maxsize=WORDS_CACHE)
-def _marked(text: str) -> tuple[str, ...]:
     return tuple(stem(w) for w in _WORD.findall(nfc(text).lower()) if len(w) > 1 or w.isdigit())
 
 

@@ -483,12 +483,11 @@ def _referent(text: str, spans: list[tuple[int, int]], si: int, tainted: list[tu
 @dataclass(frozen=True)
 class _Asked:
     """The question's terms as written and, when its everyday words have a legal wording, in that wording; with their
-    Vietnamese marks (``marks``) when the question is typed with them, and then also without (``folded``), for
+    Vietnamese marks when the question is typed with them, and then also without (``folded``, set only then), for
     texts typed without marks."""
 
     written: Terms
     legal: Terms | None
-    marks: bool = False
     folded: _Asked | None = None
 
     @classmethod
@@ -504,12 +503,12 @@ class _Asked:
     @classmethod
     def read(cls, question: str, legal: str, marks: bool) -> _Asked:
         written, in_legal_words = query_terms(question, marks), query_terms(legal, marks)
-        return cls(written, None if in_legal_words == written else in_legal_words, marks)
+        return cls(written, None if in_legal_words == written else in_legal_words)
 
     def covered(self, text: str) -> float:
         if self.folded is not None and text.isascii():
             return self.folded.covered(text)
-        found = text_terms(text, self.marks)
+        found = text_terms(text, marks=self.folded is not None)
         return max(overlap(self.written, found), 0.0 if self.legal is None else overlap(self.legal, found))
 
 
