@@ -13,7 +13,7 @@ import citewise
 from citewise.engine import Engine
 from citewise.evaluate.datasets.alqac import corpus_records
 from citewise.retrieve.synonyms import LEGAL_TERMS, SYNONYMS
-from citewise.retrieve.wording import expand, legal_terms, rewrite, sentences
+from citewise.retrieve.wording import expand, legal_terms, reworded, rewrite, sentences
 from citewise.settings import Settings
 from tests.conftest import shared
 
@@ -56,6 +56,20 @@ EN_FIRED = (
             "đơn phương chấm dứt hợp đồng lao động người lao động",
         ),
         (VI_FIRED, "vi", "drop", "công ty làm vậy có đúng luật không"),
+        # a greeting opened by the asker's pronoun is a greeting; "tôi gửi công ty …" is the story
+        (
+            "Em chào anh chị, tuần trước mưa to quá nên nhà bị ngập. Vậy em có được bảo hiểm đền không ạ?",
+            "vi",
+            "keep",
+            "tuần trước mưa to quá nên nhà bị ngập. Vậy có được bảo hiểm đền không bồi thường thiệt hại ngập nước mưa lớn",
+        ),
+        ("Con thưa luật sư, ly hôn thì chia nhà thế nào ạ?", "vi", "keep", "ly hôn thì chia nhà thế nào"),
+        (
+            "Tôi gửi công ty hồ sơ từ tháng 3, bao lâu thì được trả tiền?",
+            "vi",
+            "keep",
+            "gửi công ty hồ sơ từ tháng 3, bao lâu thì được trả tiền?",
+        ),
         ("Cho em hỏi thời hạn tạm trú tối đa là bao lâu ạ?", "vi", "terms", "thời hạn tạm trú tối đa là bao lâu"),
         (
             "cho em hoi so do dung ten chong thi co phai tai san chung khong a",
@@ -244,3 +258,28 @@ def test_rewritten_question_as_a_ranker_beside_the_typed_one(family_law: Engine)
     # a question searched as typed has no second lexical ranker
     typed = engine.search("Điều kiện kết hôn là gì?", k=3)
     assert all("wording" not in e.rankers for e in typed.evidence)
+
+
+def test_a_place_is_read_as_its_zone_only_where_asked() -> None:
+    """The lexical query and the extractive answer read "Singapore" as the premium zone "Đông Nam Á"; the weak-evidence
+    check does not (``broader=False``): a red-light fine in Singapore is not a question about a travel zone."""
+    q = "Mức phạt vượt đèn đỏ đối với xe máy ở Singapore là bao nhiêu?"
+    assert "đông nam á" in reworded(q, "vi")
+    assert reworded(q, "vi", broader=False) == q.lower()
+    assert reworded("Mất vali ở Singapore thì sao?", "vi", broader=False) == "mất hành lý ở singapore thì sao?"
+
+
+def test_weak_evidence_is_read_in_the_provisions_wording_too(module_index: Path) -> None:
+    """A policyholder's "vali" and "được đền" keep the baggage clause's cosine under the Vietnamese weak limit as
+    typed; read as the policy words it ("hành lý", "bồi thường"), it is above it, and the question is answered
+    from that clause instead of refused. A question about something else with a word of the table in it ("visa")
+    stays weak: the wording reads it no closer to any provision."""
+    with citewise.open(settings=Settings(index=module_index)) as cw:
+        baggage = cw.search("Mất vali ở sân bay nước ngoài thì được đền tối đa bao nhiêu?")
+        assert not baggage.weak
+        assert any("hành lý" in e.text for e in baggage.evidence[:3])
+        assert "wording_cosine" in baggage.timings
+        visa = cw.search("Quy trình xin visa du học Úc gồm những bước nào?")
+        assert visa.weak and "cosine" in visa.weak_reason
+    with citewise.open(settings=Settings(index=module_index, retrieve={"wording": "off"})) as cw:
+        assert cw.search("Mất vali ở sân bay nước ngoài thì được đền tối đa bao nhiêu?").weak

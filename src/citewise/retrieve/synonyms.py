@@ -17,6 +17,9 @@ class Synonym(NamedTuple):
     lang: str
     spoken: tuple[str, ...]
     legal: str
+    broader: bool = False
+    """The legal wording names a wider thing than the forms (a country's premium zone: "Thái Lan" is in "Đông Nam
+    Á"): it finds the provision, yet says less than the question did."""
 
 
 SYNONYMS: tuple[Synonym, ...] = (
@@ -56,7 +59,11 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("vi", ("tiền cọc", "phạt cọc", "mất cọc"), "đặt cọc"),
     Synonym("vi", ("giấy tay", "viết tay", "không công chứng"), "hình thức giao dịch dân sự"),
     # -- obligations, damages -------------------------------------------------------------------
-    Synonym("vi", ("tiền đền bù", "đền bù", "đền tiền", "phải đền", "bắt đền"), "bồi thường thiệt hại"),
+    Synonym(
+        "vi",
+        ("tiền đền bù", "đền bù", "đền tiền", "phải đền", "bắt đền", "được đền", "đòi đền", "bảo hiểm đền", "đền cho"),
+        "bồi thường thiệt hại",
+    ),
     Synonym("vi", ("mượn tiền", "vay tiền", "cho vay", "mượn vàng"), "hợp đồng vay tài sản"),
     Synonym("vi", ("lãi", "tiền lãi", "tính lãi"), "lãi suất"),
     Synonym("vi", ("trả chậm", "khất nợ", "chậm trả", "vẫn khất"), "chậm thực hiện nghĩa vụ trả tiền"),
@@ -187,6 +194,8 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("vi", ("cử người xuống", "người xuống xem", "xuống xem"), "giám định"),
     Synonym("vi", ("nộp đủ giấy tờ", "nộp giấy tờ", "đủ giấy tờ"), "hồ sơ"),
     Synonym("vi", ("visa",), "thị thực"),
+    Synonym("vi", ("mưa to", "mưa như trút"), "mưa lớn"),
+    Synonym("vi", ("nước tràn vào nhà", "ngập nhà", "nhà bị ngập", "nhà ngập"), "ngập nước"),
     # where a trip goes, in the regions a travel policy's premium zones name (names of one country only, also typed
     # without marks: "Pháp" is the "pháp" of "pháp luật", "Đức" of "đạo đức", "Lào" typed "lao" of "lao động")
     Synonym(
@@ -206,15 +215,17 @@ SYNONYMS: tuple[Synonym, ...] = (
             "Brunei",
         ),
         "Đông Nam Á",
+        broader=True,
     ),
-    Synonym("vi", ("Nhật Bản", "Hàn Quốc", "Trung Quốc", "Đài Loan", "Hồng Kông", "Ấn Độ"), "châu Á"),
+    Synonym("vi", ("Nhật Bản", "Hàn Quốc", "Trung Quốc", "Đài Loan", "Hồng Kông", "Ấn Độ"), "châu Á", broader=True),
     Synonym(
         "vi",
         ("nước Pháp", "nước Đức", "nước Ý", "Tây Ban Nha", "Hà Lan", "Thụy Sĩ", "Thụy Điển", "Bồ Đào Nha"),
         "châu Âu",
+        broader=True,
     ),
-    Synonym("vi", ("nước Mỹ", "Hoa Kỳ", "Canada"), "châu Mỹ"),
-    Synonym("vi", ("nước Úc", "Australia", "New Zealand"), "châu Úc"),
+    Synonym("vi", ("nước Mỹ", "Hoa Kỳ", "Canada"), "châu Mỹ", broader=True),
+    Synonym("vi", ("nước Úc", "Australia", "New Zealand"), "châu Úc", broader=True),
 )
 
 LEGAL_TERMS: dict[str, tuple[str, ...]] = {

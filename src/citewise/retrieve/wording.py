@@ -28,7 +28,8 @@ _E = r"(?![^\W_])"  # no word character after
 
 # Greetings, addresses and request preambles at the start of a sentence (matched on folded text).
 _VI_LEAD = re.compile(
-    rf"^\s*(?:(?:kinh\s+)?(?:xin\s+)?(?:chao|thua|gui)\s+(?:cac\s+)?(?:quy\s+)?"
+    rf"^\s*(?:(?:(?:em|toi|minh|chau|con|tui)\s+(?=(?:kinh\s+|xin\s+)?(?:chao|thua)\s))?"
+    rf"(?:kinh\s+)?(?:xin\s+)?(?:chao|thua|gui)\s+(?:cac\s+)?(?:quy\s+)?"
     rf"(?:luat\s+su|ls|anh\s+chi|anh|chi|ad(?:min)?|moi\s+nguoi|van\s+phong|cong\s+ty)\b[\s,.!:;-]*)?"
     rf"(?:luat\s+su\s+oi[\s,.!:;-]*)?"
     rf"(?:(?:luat\s+su\s+)?(?:(?:xin\s+)?cho\s+|mong\s+|nho\s+)?(?:em|toi|minh|chau|con|tui)?\s*"
@@ -140,14 +141,17 @@ def _key(text: str) -> str:
 
 
 @cache
-def _patterns(lang: str, folded: bool, terms: bool) -> tuple[tuple[re.Pattern[str], str], ...]:
+def _patterns(lang: str, folded: bool, terms: bool, broader: bool = True) -> tuple[tuple[re.Pattern[str], str], ...]:
     """(pattern, what it stands for) per form, longest forms first: spoken forms with their legal
-    wording, or (``terms``) the legal terms and spoken forms as themselves."""
+    wording (without the ``Synonym.broader`` ones unless ``broader``), or (``terms``) the legal terms and spoken
+    forms as themselves."""
     if terms:
         pairs = [(t, t) for t in LEGAL_TERMS.get(lang, ())]
         pairs += [(f, f) for syn in SYNONYMS if syn.lang == lang for f in syn.spoken]
     else:
-        pairs = [(f, syn.legal) for syn in SYNONYMS if syn.lang == lang for f in syn.spoken]
+        pairs = [
+            (f, syn.legal) for syn in SYNONYMS if syn.lang == lang and (broader or not syn.broader) for f in syn.spoken
+        ]
     pairs.sort(key=lambda p: -len(p[0]))
     return tuple(
         (re.compile(rf"{_W}{re.escape(fold(form).lower() if folded else form.lower())}{_E}"), value)
@@ -166,21 +170,22 @@ def expand(text: str, lang: str) -> list[str]:
     return out
 
 
-def reworded(text: str, lang: str) -> str:
+def reworded(text: str, lang: str, broader: bool = True) -> str:
     """``text`` (lower case) with each spoken form replaced by its legal wording: "leave my house empty" ->
-    "leave my house unoccupied", for matching the question's words against the provisions' own."""
+    "leave my house unoccupied", for matching the question's words against the provisions' own; a place is left as
+    it is, not read as its premium zone, unless ``broader``."""
     key = _key(text)
-    for start, end, legal in sorted(_placed(key, lang, False), reverse=True):
+    for start, end, legal in sorted(_placed(key, lang, False, broader), reverse=True):
         key = key[:start] + legal.lower() + key[end:]
     return key
 
 
-def _placed(key: str, lang: str, terms: bool) -> list[tuple[int, int, str]]:
+def _placed(key: str, lang: str, terms: bool, broader: bool = True) -> list[tuple[int, int, str]]:
     """(start, end, what it stands for) of the forms ``_patterns`` finds in ``key``, longest forms first, each
     place of the text taken once."""
     taken = [False] * len(key)
     found: list[tuple[int, int, str]] = []
-    for pattern, value in _patterns(lang, key.isascii(), terms):
+    for pattern, value in _patterns(lang, key.isascii(), terms, broader):
         for m in pattern.finditer(key):
             if not any(taken[m.start() : m.end()]):
                 taken[m.start() : m.end()] = [True] * (m.end() - m.start())
