@@ -54,8 +54,9 @@ $(MODELS): $(LLM)
 # thresholds chosen for other weights do not carry over). The runs trace no dev curve (no dev pairs cached, no
 # evaluations during training: they change nothing in the weights and cost about 15 minutes); judge_select and the
 # calibration measure the result on dev data. 55 minutes on 2 idle cores, measured in a fresh clone with r5 tuning four
-# layers (the calibration's dev indexes, about 3,900 chunks to embed, included); about 70 since r5 tunes six on a second
-# cache (estimated from its parts, docs/judge-training.md "Session 34"); the runs resume when interrupted.
+# layers (the calibration's dev indexes, about 3,900 chunks to embed, included); 35 minutes with r5 tuning six on a
+# second cache, measured in a fresh checkout on a 2-core Xeon (docs/judge-training.md "Session 38"); the runs resume
+# when interrupted.
 # `make demo` runs this once when the files are missing (JUDGE=none skips it); without them the default judge `auto`
 # answers without one (docs/judge-model-card.md).
 TRAIN_VENV ?= .venv-train
@@ -114,8 +115,8 @@ install-llm: $(LLM)
 install-models: $(MODELS)
 
 # The demo answers with the answerability judge (its asks show the three outcomes: answered; no direct answer, the
-# sample's data rules setting no fine; refused): `make judge-weights` runs once here when its files are missing (about
-# 70 minutes on 2 idle cores, once; JUDGE=none skips it). Without the training data, or when the build fails, the
+# sample's data rules setting no fine; refused): `make judge-weights` runs once here when its files are missing (35
+# minutes on 2 cores in a fresh checkout, once; JUDGE=none skips it). Without the training data, or when the build fails, the
 # demo goes on without a judge and says so in one line. Edits to training/ do not rebuild it here (make judge-weights).
 JUDGE ?= build
 JUDGE_DATA := squad2 vi_answerability viquad1 answerability nli contractnli wice alqac2022 alqac2023 obliqa
@@ -125,7 +126,7 @@ demo-judge: | $(BASE)
 	data=$$($(BIN)/python -c "from citewise.evaluate.data import shared_data; print(shared_data())"); \
 	missing=$$(for d in $(JUDGE_DATA); do [ -d "$$data/$$d" ] || printf ' %s' "$$d"; done); \
 	if [ -n "$$missing" ]; then echo "answerability judge: not built, training data missing in $$data:$$missing"; \
-	else echo "answerability judge: building it once (make judge-weights, about 70 minutes on 2 idle cores;" \
+	else echo "answerability judge: building it once (make judge-weights, about 35 minutes on 2 cores;" \
 	  "JUDGE=none skips it)"; \
 	  $(MAKE) --no-print-directory judge-weights || \
 	  echo "answerability judge: the build failed (above); the demo answers without a judge"; fi
