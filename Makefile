@@ -116,8 +116,9 @@ install-models: $(MODELS)
 
 # The demo answers with the answerability judge (its asks show the three outcomes: answered; no direct answer, the
 # sample's data rules setting no fine; refused): `make judge-weights` runs once here when its files are missing (35
-# minutes on 2 cores in a fresh checkout, once; JUDGE=none skips it). Without the training data, or when the build fails, the
-# demo goes on without a judge and says so in one line. Edits to training/ do not rebuild it here (make judge-weights).
+# minutes on 2 cores in a fresh checkout, once; JUDGE=none skips it). Without the training data, or when the build
+# fails, the demo goes on without a judge and says so in one line. Edits to training/ do not rebuild it here (make
+# judge-weights).
 JUDGE ?= build
 JUDGE_DATA := squad2 vi_answerability viquad1 answerability nli contractnli wice alqac2022 alqac2023 obliqa
 demo-judge: | $(BASE)

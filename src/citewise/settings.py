@@ -108,7 +108,8 @@ class RetrieveSettings(_Section):
     """Per language: best evidence below this question/passage cosine (and below ``weak_coverage``)
     is weak. multilingual-e5 scores Vietnamese pairs higher than English ones, hence two values
     (calibrated by bench/answers.py). A question with everyday forms (``synonyms``) is also read in the
-    provisions' wording before it is found weak (one more query embedding, unless ``wording`` is off)."""
+    provisions' wording before it is found weak (one more query embedding, unless ``wording`` or ``synonyms`` is
+    off)."""
     weak_coverage: dict[str, float] = Field(default_factory=lambda: {"vi": 0.7, "en": 0.6})
     """Per language: coverage of the question's content words and word pairs by the best evidence."""
 

@@ -16,7 +16,6 @@ import numpy as np
 
 from citewise.index.base import Hit, Store
 from citewise.index.embedder import Embedder
-from citewise.lang import nfc
 from citewise.refs.keys import resolve_label
 from citewise.refs.mentions import find_references
 from citewise.refs.resolve import ReferenceResolver, Resolution
@@ -26,8 +25,9 @@ from citewise.retrieve.query import analyze
 from citewise.retrieve.ranker import FEATURES, LearnedRanker, RankInputs, TermsCache, candidate_features, reorder
 from citewise.retrieve.records import LOOKUP_WORDS, Evidence, QueryAnalysis, RankerScore, SearchResult, Strength
 from citewise.retrieve.repeats import drop_repeats
-from citewise.retrieve.strength import TOP, limits, measure
-from citewise.retrieve.wording import reworded, rewrite
+from citewise.retrieve.strength import limits, measure
+from citewise.retrieve.strength import read as strength_items
+from citewise.retrieve.wording import match_key, reworded, rewrite
 from citewise.settings import RetrieveSettings
 from citewise.types import Chunk, Node
 
@@ -218,7 +218,7 @@ class Retriever:
         strength = measure(analysis.question, evidence)
         dense_limit, cov_limit = limits(analysis.lang, s.weak_dense, s.weak_coverage)
         why = strength.why_weak(dense_limit, cov_limit)
-        if why and qvec is not None and s.wording != "off":
+        if why and qvec is not None and s.wording != "off" and s.synonyms:
             t6 = self.clock()
             strength = self._in_legal_words(analysis, evidence, strength)
             why = strength.why_weak(dense_limit, cov_limit)
@@ -232,12 +232,10 @@ class Retriever:
         (cosine 0.851 with the baggage clause) and not as "mất hành lý … bồi thường thiệt hại tối đa bao nhiêu?"
         (0.893). Only for a weak result whose question has everyday forms (one more query embedding)."""
         legal = reworded(analysis.question, analysis.lang, broader=False)  # "ở Singapore" is no trip to a zone here
-        if self.embedder is None or legal == nfc(analysis.question).lower():
+        if self.embedder is None or legal == match_key(analysis.question):
             return strength
-        found = [e for e in evidence if not e.supporting][:TOP]
-        scores = self.store.vector_scores(
-            self.embedder.query(legal), [(e.chunk.doc_id, e.chunk.chunk_id) for e in found]
-        )
+        read = [(e.chunk.doc_id, e.chunk.chunk_id) for e in strength_items(evidence)]
+        scores = self.store.vector_scores(self.embedder.query(legal), read)
         best = max(scores.values(), default=None)
         if best is None or (strength.dense is not None and best <= strength.dense):
             return strength

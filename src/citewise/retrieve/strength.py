@@ -13,15 +13,21 @@ TOP = 3
 """How many of the best found (not supporting) items the strength reads."""
 
 
+def read(evidence: Sequence[Evidence]) -> list[Evidence]:
+    """The items the strength reads: the best ``TOP`` found (not supporting) ones."""
+    return [e for e in evidence if not e.supporting][:TOP]
+
+
 def measure(question: str, evidence: Sequence[Evidence], searched: bool = True) -> Strength:
     """Best cosine and best question coverage of the top ``TOP`` found items, and whether any found
     item is pinned (named in the question)."""
     found = [e for e in evidence if not e.supporting]
     if not searched or not found:
         return Strength(None, 0.0, False, False)
-    dense = [e.dense for e in found[:TOP] if e.dense is not None]
+    top = read(found)
+    dense = [e.dense for e in top if e.dense is not None]
     asked = without_cover(question)  # "Is a storm with 60 km/h winds covered?" is asked of a clause on storms
-    cov = max(coverage(asked, f"{e.chunk.header} {e.text}") for e in found[:TOP])
+    cov = max(coverage(asked, f"{e.chunk.header} {e.text}") for e in top)
     return Strength(max(dense) if dense else None, cov, any(e.pinned for e in found), True)
 
 

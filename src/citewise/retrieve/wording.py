@@ -7,12 +7,11 @@ with their legal wording (``retrieve.synonyms``). The dense ranker sees the ques
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Literal
 
-from citewise.lang import fold
+from citewise.lang import fold, nfc
 from citewise.retrieve.synonyms import LEGAL_TERMS, SYNONYMS
 from citewise.textmatch import without_cover
 
@@ -134,10 +133,11 @@ def is_question(sentence: str, lang: str) -> bool:
     return bool(_EN_ASK.match(_cut(s, _EN_LEAD, _EN_TRAIL)) or _EN_REQUEST.search(s))
 
 
-def _key(text: str) -> str:
+def match_key(text: str) -> str:
     """How forms are matched: as written (lower case), or without diacritics when the text has none
-    (a question typed without them), so that "lãi" does not match "lại"."""
-    return text.lower() if text.isascii() else unicodedata.normalize("NFC", text).lower()
+    (a question typed without them), so that "lãi" does not match "lại". What ``reworded`` returns for a text with
+    no spoken form in it."""
+    return text.lower() if text.isascii() else nfc(text).lower()
 
 
 @cache
@@ -161,7 +161,7 @@ def _patterns(lang: str, folded: bool, terms: bool, broader: bool = True) -> tup
 
 def expand(text: str, lang: str) -> list[str]:
     """The legal wording of the spoken forms in ``text``, each once; none the text says already."""
-    key = _key(text)
+    key = match_key(text)
     said = f" {_plain(key)} "
     out: list[str] = []
     for pattern, legal in _patterns(lang, key.isascii(), False):
@@ -174,7 +174,7 @@ def reworded(text: str, lang: str, broader: bool = True) -> str:
     """``text`` (lower case) with each spoken form replaced by its legal wording: "leave my house empty" ->
     "leave my house unoccupied", for matching the question's words against the provisions' own; a place is left as
     it is, not read as its premium zone, unless ``broader``."""
-    key = _key(text)
+    key = match_key(text)
     for start, end, legal in sorted(_placed(key, lang, False, broader), reverse=True):
         key = key[:start] + legal.lower() + key[end:]
     return key
@@ -200,7 +200,7 @@ def _plain(text: str) -> str:
 
 def legal_terms(text: str, lang: str) -> list[str]:
     """The legal terms, spoken forms and figures with units in ``text``, as written there, in order."""
-    key = _key(text)
+    key = match_key(text)
     found = [(start, key[start:end]) for start, end, _ in _placed(key, lang, True)]
     found += [(m.start(), m.group(0)) for m in _FIGURE.finditer(key)]
     return [t for _, t in sorted(found)]
