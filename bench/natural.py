@@ -48,8 +48,8 @@ from common import (
     REPO,
     RESULTS,
     command_line,
+    finish,
     loadavg,
-    log,
     machine,
     md_table,
     read_results,
@@ -357,10 +357,7 @@ def main(argv: list[str] | None = None) -> int:
             results[f"control/{name}"] = sec
             write_results(OUT, results)
     results["synonyms"] = synonym_use(SETS)
-    results["meta"]["wall_s"] = round(time.perf_counter() - t0)
-    write_results(OUT, results)
-    write_section(SECTION, markdown(results))
-    log(f"wrote {OUT} and the '{SECTION}' section of docs/benchmarks.md")
+    finish(OUT, results, t0, SECTION, markdown(results))
     return 0
 
 

