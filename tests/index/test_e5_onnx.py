@@ -64,14 +64,15 @@ def test_an_unknown_runtime_is_a_clear_error(f: E5File) -> None:
 
 
 def test_int8_layers_give_nearly_the_float32_vectors_for_a_padded_batch(f: E5File) -> None:
-    """8-bit products (queries): the same direction within 0.01 cosine, padded rows masked as in float32."""
+    """8-bit products (queries): the same direction within 0.003 cosine (0.005 with every product in 8 bits), padded
+    rows masked as in float32."""
     tok = Tokenizer(f)
     fast = Encoder(f, precision="int8")
     assert (fast.runtime, fast.precision) == ("onnxruntime", "int8")
     a, mask = states(fast, tok)
     b, _ = states(Encoder(f, runtime="numpy"), tok)
     cosine = (mean_pool(a, mask) * mean_pool(b, mask)).sum(1)
-    assert cosine.min() > 0.99, cosine
+    assert cosine.min() > 0.997, cosine
     assert cosine.max() < 0.99999  # it is the 8-bit graph, not the float32 one
     # 8-bit ranges are per input: each row runs alone, so a text's vector does not depend on its batch
     for i, (text, query) in enumerate(TEXTS):
