@@ -85,6 +85,18 @@ def test_cross_references_are_added_as_supporting_evidence(retriever: Retriever)
     assert supporting[0].reasons[0].startswith("supporting: khoản 1 Điều 9 refers to Điều 5")
 
 
+def test_nodes_within_a_span_are_the_nodes_starting_in_it(retriever: Retriever) -> None:
+    """What the supporting step reads: every chunk's nodes found by the resolver's binary search are the nodes a
+    scan of the whole document finds, in node order."""
+    resolver, checked = retriever.resolver, 0
+    for c in retriever.store.chunks():
+        scan = [n for n in resolver.nodes_of(c.doc_id) if c.char_start <= n.char_start < c.char_end]
+        assert resolver.nodes_within(c.doc_id, c.char_start, c.char_end) == scan, (c.doc_id, c.chunk_id)
+        checked += bool(scan)
+    assert checked > 50  # most chunks hold nodes
+    assert resolver.nodes_within("no such document", 0, 10) == []
+
+
 def test_off_topic_and_chitchat_are_weak(retriever: Retriever) -> None:
     assert retriever.search("What is the capital of France?").weak
     assert retriever.search("Ai là người phát minh ra bóng đèn?").weak

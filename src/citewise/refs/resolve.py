@@ -5,6 +5,7 @@ their origin notes, so "Điều 12 Thông tư 67/2023/TT-BTC" finds "Điều 2.3
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -148,6 +149,8 @@ class ReferenceResolver:
         """(word, doc_id) -> whether no other document's text holds the word (per store generation)."""
         self.origin_nodes: dict[tuple[str, str, str], Node] = {}
         """(doc_id, origin number folded, article number) -> node."""
+        self._starts: dict[str, tuple[list[int], list[int]]] = {}
+        """doc_id -> its nodes' start offsets in ascending order and the node ids in that order (``nodes_within``)."""
 
     def _load(self) -> None:
         version = self.store.generation()
@@ -158,6 +161,7 @@ class ReferenceResolver:
         docs = self.store.documents()
         self._titles = {d.doc_id: d.title for d in docs}
         self.instruments, self.nodes, self.node_lists, self.origin_nodes = [], {}, {}, {}
+        self._starts = {}
         for d in docs:
             num, year, suffix = split_number(d.number) if d.number else (None, None, None)
             names = {_norm(d.title), *(_norm(a) for a in d.aliases)}
@@ -166,6 +170,8 @@ class ReferenceResolver:
             nodes = self.store.nodes(d.doc_id)
             self.nodes[d.doc_id] = {n.key.lower(): n for n in nodes}
             self.node_lists[d.doc_id] = nodes
+            order = sorted(range(len(nodes)), key=lambda i: nodes[i].char_start)
+            self._starts[d.doc_id] = ([nodes[i].char_start for i in order], order)
             seen: set[str] = set()
             for n in nodes:
                 for alias in n.aliases:
@@ -202,6 +208,14 @@ class ReferenceResolver:
         """A document's nodes, indexed by node id."""
         self._load()
         return self.node_lists.get(doc_id, [])
+
+    def nodes_within(self, doc_id: str, start: int, end: int) -> list[Node]:
+        """A document's nodes that start inside ``[start, end)`` (a chunk's span), in node id order; a binary search
+        over their sorted starts (a scan of every node of a long document cost about 1 ms a search)."""
+        self._load()
+        starts, order = self._starts.get(doc_id, ([], []))
+        nodes = self.node_lists.get(doc_id, [])
+        return [nodes[i] for i in sorted(order[bisect_left(starts, start) : bisect_left(starts, end)])]
 
     # -- matching -----------------------------------------------------------------------
     def match(self, hint: DocHint, question: str = "") -> list[Instrument]:

@@ -387,7 +387,7 @@ class Retriever:
         out: list[Evidence] = []
         for e in evidence[:3]:
             nodes = self.resolver.nodes_of(e.chunk.doc_id)
-            inside = [n for n in nodes if e.chunk.char_start <= n.char_start < e.chunk.char_end]
+            inside = self.resolver.nodes_within(e.chunk.doc_id, e.chunk.char_start, e.chunk.char_end)
             if e.chunk.node_id is not None and e.chunk.node_id < len(nodes):
                 inside.append(nodes[e.chunk.node_id])
             for n in inside:
