@@ -28,6 +28,13 @@ from citewise.judge.qtype import VALUE_TYPES, answer_spans, holds_answer_type, q
         ("What must an employee ensure when providing a written notice about restrictions?", "other"),
         ("What are the disclosure obligations when arranging deals in investments?", "list"),
         ("Does the policy pay when my flight is delayed?", "yes_no"),
+        # "where" the same; "who" after a noun is relative
+        ("Where can one find the Regulator's guidance?", "place"),
+        ("In cases where an MTF uses a Remote Clearing House, what criteria must it meet?", "other"),
+        ("What compensation is available to a customer who has engaged in an investment activity?", "other"),
+        ("If a customer contests a transaction, who must show that it was authorised?", "party"),
+        ("To whom should they disclose this interest?", "party"),
+        ("The benefit is paid to whom?", "party"),
         ("Is drone damage covered?", "yes_no"),
         ("Tôi có được bồi thường khi bị mất hộ chiếu không?", "yes_no"),
         ("Bảo hiểm nhân thọ là gì?", "definition"),
