@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from citewise.index.embedded import EmbeddedStore
@@ -95,6 +96,25 @@ def test_nodes_within_a_span_are_the_nodes_starting_in_it(retriever: Retriever) 
         checked += bool(scan)
     assert checked > 50  # most chunks hold nodes
     assert resolver.nodes_within("no such document", 0, 10) == []
+
+
+def test_a_statement_to_check_is_embedded_without_its_check(retriever: Retriever) -> None:
+    seen: list[str] = []
+
+    class Recording(Embedder):
+        name, dim = retriever.embedder.name, retriever.embedder.dim
+
+        def passages(self, texts: list[str]) -> np.ndarray:
+            return retriever.embedder.passages(texts)
+
+        def query(self, text: str) -> np.ndarray:
+            seen.append(text)
+            return retriever.embedder.query(text)
+
+    r = Retriever(retriever.store, Recording())
+    result = r.search("Thời hạn thông báo tổn thất nhà ở là 14 ngày, đúng hay sai?", k=3)
+    assert seen[0] == "Thời hạn thông báo tổn thất nhà ở là 14 ngày."
+    assert any(e.chunk.label == "Điều 9" for e in result.evidence)
 
 
 def test_off_topic_and_chitchat_are_weak(retriever: Retriever) -> None:

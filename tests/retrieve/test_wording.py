@@ -13,7 +13,7 @@ import citewise
 from citewise.engine import Engine
 from citewise.evaluate.datasets.alqac import corpus_records
 from citewise.retrieve.synonyms import LEGAL_TERMS, SYNONYMS
-from citewise.retrieve.wording import expand, legal_terms, reworded, rewrite, sentences
+from citewise.retrieve.wording import expand, legal_terms, reworded, rewrite, sentences, statement_of
 from citewise.settings import Settings
 from tests.conftest import shared
 
@@ -283,3 +283,26 @@ def test_weak_evidence_is_read_in_the_provisions_wording_too(module_index: Path)
         assert visa.weak and "cosine" in visa.weak_reason
     with citewise.open(settings=Settings(index=module_index, retrieve={"wording": "off"})) as cw:
         assert cw.search("Mất vali ở sân bay nước ngoài thì được đền tối đa bao nhiêu?").weak
+
+
+@pytest.mark.parametrize(
+    ("question", "embedded"),
+    [
+        (
+            "Phát triển giáo dục không phải là quốc sách hàng đầu, đúng hay sai?",
+            "Phát triển giáo dục không phải là quốc sách hàng đầu.",
+        ),
+        (
+            "Trọng tài viên có quyền từ chối giải quyết tranh chấp đúng không?",
+            "Trọng tài viên có quyền từ chối giải quyết tranh chấp.",
+        ),
+        ("Người bảo hiểm phải bồi thường trong 15 ngày, phải không?", "Người bảo hiểm phải bồi thường trong 15 ngày."),
+        ("A firm must keep records for six years, true or false?", "A firm must keep records for six years."),
+        # a question, or a check with nothing to check, stays as typed
+        ("Thời hạn thông báo tổn thất là bao lâu?", "Thời hạn thông báo tổn thất là bao lâu?"),
+        ("Đúng hay sai?", "Đúng hay sai?"),
+        ("Có phải không?", "Có phải không?"),
+    ],
+)
+def test_the_dense_ranker_embeds_a_statement_without_its_check(question: str, embedded: str) -> None:
+    assert statement_of(question) == embedded

@@ -27,7 +27,7 @@ from citewise.retrieve.records import LOOKUP_WORDS, Evidence, QueryAnalysis, Ran
 from citewise.retrieve.repeats import drop_repeats
 from citewise.retrieve.strength import limits, measure
 from citewise.retrieve.strength import read as strength_items
-from citewise.retrieve.wording import match_key, reworded, rewrite
+from citewise.retrieve.wording import match_key, reworded, rewrite, statement_of
 from citewise.settings import RetrieveSettings
 from citewise.types import Chunk, Node
 
@@ -126,7 +126,7 @@ class Retriever:
         # on folded questions, lexical on the folded field 0.917): leave it to the lexical ranker.
         folded_vi = analysis.lang == "vi" and analysis.question.isascii()
         if self.embedder is not None and s.weights.get("dense", 1.0) > 0 and not folded_vi:
-            qvec = self.embedder.query(analysis.question)
+            qvec = self.embedder.query(statement_of(analysis.question))
             t3 = self.clock()
             timings["embed"] = (t3 - t2) * 1000
             rankings["dense"] = self.store.vector_search(qvec, s.candidates, only)

@@ -92,6 +92,23 @@ _FIGURE = re.compile(
 )
 
 
+_CHECK_TAIL = re.compile(
+    r"[\s,;:-]*(?:đúng\s+hay\s+sai|đúng\s+không|phải\s+không|có\s+đúng\s+không|true\s+or\s+false|"
+    r"is\s+(?:this|that|it)\s+(?:true|correct|right))\s*[?.!]*\s*$",
+    re.I,
+)
+"""A statement's request to be checked, at its end: "…, đúng hay sai?", "… phải không?", "…, true or false?"."""
+
+
+def statement_of(question: str) -> str:
+    """``question`` without a closing "đúng hay sai?" / "true or false?": what the dense ranker embeds. The tail
+    says how to answer, not what about, and pulls the question's vector away from the provision it states: on the 45
+    ALQAC 2023 train statements that end so, Hit@1 0.889 -> 0.911 (session 39)."""
+    m = _CHECK_TAIL.search(question)
+    statement = question[: m.start()].rstrip() if m else ""
+    return statement + "." if len(statement.split()) >= 3 else question
+
+
 @dataclass
 class Wording:
     """The lexical query made from a question, and what was done to it."""
