@@ -5,6 +5,7 @@ everyday question that finds its article on a real index only with the wording s
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -306,3 +307,6 @@ def test_weak_evidence_is_read_in_the_provisions_wording_too(module_index: Path)
 )
 def test_the_dense_ranker_embeds_a_statement_without_its_check(question: str, embedded: str) -> None:
     assert statement_of(question) == embedded
+    decomposed = unicodedata.normalize("NFD", question)
+    assert statement_of(decomposed) in (embedded, decomposed)
+    assert (statement_of(decomposed) == decomposed) == (embedded == question)
