@@ -396,6 +396,19 @@ def written_answerability_pairs(
     return out
 
 
+def synth_answerability_pairs() -> list[JudgePair]:
+    """The constructed Vietnamese answerability pairs (dataset ``synth-ans``, ``training/answerability_synth.py``):
+    provisions of the Pháp điển insurance topic against questions built from them in situ; split by article."""
+    if str(SRC.parent) not in sys.path:
+        sys.path.insert(0, str(SRC.parent))
+    from training.answerability_synth import DATASET, synth_pairs
+
+    return [
+        JudgePair("ans", p.question, p.sentence, p.label, DATASET, p.split, p.kind, f"phapdien:{p.article}", "vi")
+        for p in synth_pairs()
+    ]
+
+
 def written_support_pairs() -> list[JudgePair]:
     """The hand-written support pairs (dataset ``written-sup``): a provision's sentence against claims that restate
     it (supported) and minimal-edit near-misses (a figure, a party, a date, a negation, a modality, a dropped
@@ -431,6 +444,7 @@ LICENCES = {
     "alqac2023": "research use (final eval only)",
     "synth-en": "constructed from GDPR / EU AI Act (EU reuse decision)",
     "synth-vi": "constructed from Vietnamese legal texts (not copyrightable) incl. ALQAC 2022 law corpus",
+    "synth-ans": "constructed from the Pháp điển insurance topic (Vietnamese legal text, not copyrightable)",
     "pawsx": "free use (Google)",
     "written-ans": "written for the project; sentences from GDPR / EU AI Act (EU reuse decision) and the Pháp điển"
     " insurance topic (public legal text)",

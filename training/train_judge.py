@@ -100,7 +100,12 @@ def load_all_pairs() -> list[jp.JudgePair]:
             for p in ps:
                 fh.write(json.dumps(p.to_dict(), ensure_ascii=False) + "\n")
     derived = [jp.JudgePair(**json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines()]
-    return [*derived, *jp.written_answerability_pairs(), *jp.written_support_pairs()]
+    return [
+        *derived,
+        *jp.written_answerability_pairs(),
+        *jp.synth_answerability_pairs(),
+        *jp.written_support_pairs(),
+    ]
 
 
 def select(
@@ -199,6 +204,9 @@ def dev_sets(pairs: list[jp.JudgePair]) -> list[EvalSet]:
     sets.append(pair_set("written-legal-dev pair", [p for p in written if not p.group.startswith("written_policy:")]))
     if policy:
         sets.append(pair_set("written-policy-dev pair", policy))
+    synth = [p for p in pairs if p.dataset == "synth-ans" and p.split == "dev"]
+    if synth:
+        sets.append(pair_set("synth-ans-dev pair", synth))
     support = [p for p in pairs if p.dataset == "written-sup" and p.split == "dev"]
     for lang in ("en", "vi"):
         sets.append(pair_set(f"written-sup-dev-{lang} pair", [p for p in support if p.lang == lang]))
@@ -292,7 +300,8 @@ def cmd_cache(args: argparse.Namespace) -> None:
             items += es.items()
     if args.what in ("train", "all"):
         items += [(p.task, p.a, p.b) for p in select_train(pairs, seed=args.seed, quota=quota_of(args))]
-        items += [(p.task, p.a, p.b) for p in pairs if p.dataset in ("written-ans", "written-sup", "written-pert")]
+        written = ("written-ans", "written-sup", "written-pert", *(("synth-ans",) if args.synth else ()))
+        items += [(p.task, p.a, p.b) for p in pairs if p.dataset in written]
     if args.limit:  # an even spread over the list (every set and label keeps some), for a smoke run
         items = items[:: max(1, math.ceil(len(items) / args.limit))]
     Cache(args.name, args.split).build(items, enc, tok)
@@ -616,7 +625,10 @@ def written_train(pairs: list[jp.JudgePair], args: argparse.Namespace) -> list[j
     pert = [p for p in pairs if p.dataset == "written-pert" and p.split == "train"]
     if args.support_pert:
         log(f"reworded near-misses of the written support pairs: {len(pert)} x {args.support_pert}")
-    return written * args.written + support * args.support_written + pert * args.support_pert
+    synth = [p for p in pairs if p.dataset == "synth-ans" and p.split == "train"]
+    if args.synth:
+        log(f"constructed Vietnamese answerability pairs: {len(synth)} x {args.synth}")
+    return written * args.written + support * args.support_written + pert * args.support_pert + synth * args.synth
 
 
 def held_out_texts() -> list[str]:
@@ -895,6 +907,9 @@ def main() -> None:
     c.add_argument("--seed", type=int, default=11)
     c.add_argument("--limit", type=int, default=0)
     c.add_argument("--split", type=int, default=None, help=f"the layer whose input is cached (default {SPLIT_AT})")
+    c.add_argument(
+        "--synth", action="store_true", help="also the constructed Vietnamese answerability pairs (train --synth)"
+    )
     add_quota_args(c)
     for name in ("train", "probe"):
         t = sub.add_parser(name)
@@ -944,6 +959,12 @@ def main() -> None:
             type=int,
             default=0,
             help="add the reworded near-misses of the written support pairs (training/support_perturb.py), N times",
+        )
+        t.add_argument(
+            "--synth",
+            type=int,
+            default=0,
+            help="add the constructed Vietnamese answerability pairs (training/answerability_synth.py), N times",
         )
     e = sub.add_parser("export")
     e.add_argument("--run", required=True)
