@@ -101,6 +101,12 @@ class RetrieveSettings(_Section):
     """A learned-ranker model file (default: the one shipped in the package)."""
     xrefs: bool = True
     """Add the provisions a chosen provision refers to as supporting evidence."""
+    definitions: bool = True
+    """A question asking what a term means ("Hoa lợi được hiểu như thế nào?", "What is a Relevant Person?"): the
+    candidates defining it ("Hoa lợi là …", '"Relevant Person" means …') go first, after the pinned provisions
+    (``retrieve.definitions``)."""
+    definition_depth: int = 30
+    """How many of the fused candidates are read for a definition of the asked term."""
     max_supporting: int = 3
     cache: int = 256
     """Searches kept for repeated questions (same question and k, index unchanged); 0 turns the cache off."""

@@ -758,3 +758,24 @@ def test_a_vietnamese_question_with_its_marks_is_read_with_them() -> None:
     ]
     draft = ExtractiveGenerator().generate("Nhà bị trộm thì phải báo công an trong bao lâu?", plain, "vi")
     assert not draft.refused and "24 gio" in draft.sentences[0].text
+
+
+def test_a_question_asking_what_a_term_means_opens_with_its_definition() -> None:
+    """The sentences using the term share as many of its words as the one defining it; the definition comes first
+    (retrieve.definitions), in Vietnamese and English."""
+    vi = _fragment(
+        "Điều 110. Vật chính và vật phụ\n1. Vật chính là vật độc lập, có thể khai thác công dụng theo tính năng.\n"
+        "2. Vật phụ là vật trực tiếp phục vụ cho việc khai thác công dụng của vật chính, là một bộ phận của vật "
+        "chính, nhưng có thể tách rời vật chính.",
+        header="[Bộ luật Dân sự] Điều 110",
+        lang="vi",
+    )
+    draft = ExtractiveGenerator().generate("Theo Bộ luật Dân sự 2015, vật chính được hiểu như thế nào?", [vi], "vi")
+    assert draft.sentences[0].text.startswith("1. Vật chính là vật độc lập")
+    en = _fragment(
+        "Client money held for a Relevant Person must be kept in a segregated account with an eligible bank.\n"
+        "(d) 'Relevant Person' means a director, partner or employee of the firm.",
+        header="[Rulebook] GLO",
+    )
+    draft = ExtractiveGenerator().generate("What is a Relevant Person?", [en], "en")
+    assert draft.sentences[0].text == "(d) 'Relevant Person' means a director, partner or employee of the firm."

@@ -27,6 +27,7 @@ from citewise.judge.qtype import agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
 from citewise.lang import detect_language, fold, nfc
 from citewise.rates import other_rate
+from citewise.retrieve.definitions import asked_term, defines
 from citewise.retrieve.wording import reworded
 from citewise.textmatch import (
     COVER,
@@ -376,7 +377,8 @@ class _Candidate:
     lead_says: float = 0.0
     """For a list quoted with its items: how much of the question its lead-in says (0 for a sentence)."""
     focused: bool = False
-    """Ranked first because the answerability judge found the answer in it (``_focused``)."""
+    """Ranked first because the answerability judge found the answer in it (``_focused``), or because it defines the
+    term the question asks the meaning of (``_defining``)."""
     leans: bool = False
     """Quoted with the sentence before it, which it refers back to ("His or her role is ...";
     ``chunk.referents``); ranked by its own words."""
@@ -409,6 +411,18 @@ def _focused(question: str, cands: list[_Candidate]) -> list[_Candidate]:
             c = replace(c, relevance=max(c.relevance, top.relevance) * FOCUS, focused=True)
         out.append(c)
     return out
+
+
+def _defining(question: str, lang: str, cands: list[_Candidate]) -> list[_Candidate]:
+    """For a question asking what a term means ("Theo Bộ luật Dân sự 2015, hoa lợi được hiểu như thế nào?"), the
+    sentences defining it ("1. Hoa lợi là sản vật tự nhiên mà tài sản mang lại.", ``retrieve.definitions``) first,
+    above the judge's sentence: sentences using the term ("Bên ngay tình trong việc thu hoa lợi, lợi tức …", "Vật phụ
+    là … một bộ phận của vật chính") share as many of its words."""
+    term = asked_term(question, lang)
+    if term is None:
+        return cands
+    top = max((c.relevance for c in cands), default=0.0)
+    return [replace(c, relevance=top * FOCUS, focused=True) if defines(c.text, term, True) else c for c in cands]
 
 
 _CLOSING = tuple(".;:?!,)…\"”'’")
@@ -608,7 +622,7 @@ class ExtractiveGenerator(Generator):
                     s, sent = before, text[before:e]
                 cand = _Candidate(f, base + s, base + e, sent, rel * prior, (fi, si), says, leans=before is not None)
                 out.append(cand)
-        return _focused(question, out)
+        return _defining(question, lang, _focused(question, out))
 
     def generate(
         self,

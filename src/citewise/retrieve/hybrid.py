@@ -20,6 +20,7 @@ from citewise.refs.keys import resolve_label
 from citewise.refs.mentions import find_references
 from citewise.refs.resolve import ReferenceResolver, Resolution
 from citewise.retrieve.citation_rerank import citation_scores
+from citewise.retrieve.definitions import asked_term, defines
 from citewise.retrieve.fusion import fuse
 from citewise.retrieve.query import analyze
 from citewise.retrieve.ranker import FEATURES, LearnedRanker, RankInputs, TermsCache, candidate_features, reorder
@@ -173,7 +174,9 @@ class Retriever:
         pinned = self._pins(resolution, fused, reasons) if s.pin else []
         order = sorted(fused, key=lambda key: -fused[key])
         lead = self._citing(analysis, resolution, pinned, order, fused, reasons) if pinned and s.cited_first else []
-        keys = lead + pinned + [key for key in order if key not in pinned and key not in lead]
+        first = lead + pinned
+        defining = [key for key in self._defining(analysis, order, reasons) if key not in first]
+        keys = first + defining + [key for key in order if key not in first and key not in defining]
         chunks = {(c.doc_id, c.chunk_id): c for c in self.store.chunks(refs=keys[: k * 3])}
         evidence = [
             Evidence(
@@ -194,6 +197,8 @@ class Retriever:
                 e.score = top + 1.0 - i * 1e-3
             elif (e.chunk.doc_id, e.chunk.chunk_id) in lead:
                 e.score = top + 1.0 + 1e-3
+            elif (e.chunk.doc_id, e.chunk.chunk_id) in defining:
+                e.score = top + 0.5 - i * 1e-3
         timings["fusion"] = timings["fusion"] + (self.clock() - t4) * 1000
         if s.rerank and analysis.refs:
             t5 = self.clock()
@@ -302,6 +307,23 @@ class Retriever:
                     pins.append(key)
                     reasons.setdefault(key, []).append(f"pinned: {node.label} named in the question ({ref.raw})")
         return pins
+
+    def _defining(
+        self, analysis: QueryAnalysis, order: list[tuple[str, int]], reasons: dict[tuple[str, int], list[str]]
+    ) -> list[tuple[str, int]]:
+        """The first ``definition_depth`` candidates (in ``order``) that define the term the question asks the
+        meaning of, in that order (none when it asks none)."""
+        if not self.settings.definitions or not order:
+            return []
+        term = asked_term(analysis.question, analysis.lang)
+        if term is None:
+            return []
+        keys = order[: self.settings.definition_depth]
+        chunks = {(c.doc_id, c.chunk_id): c for c in self.store.chunks(refs=keys)}
+        out = [key for key in keys if key in chunks and defines(chunks[key].body, term)]
+        for key in out:
+            reasons.setdefault(key, []).append(f"defines “{term}”")
+        return out
 
     def _citing(
         self,

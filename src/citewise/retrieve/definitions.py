@@ -1,0 +1,90 @@
+"""A question asking what a term means, and the provisions that define it.
+
+"Theo Bộ luật Dân sự 2015, hoa lợi được hiểu như thế nào?" asks for the sentence "Hoa lợi là sản vật tự nhiên mà tài
+sản mang lại."; "What is a Relevant Person?" for '"Relevant Person" means …'. Word overlap and the question's vector
+rank the provisions that *use* the term as high as the one that defines it (ALQAC 2022: "hoa lợi" 13th, "vật chính"
+6th), while the definition itself is easy to recognise: the term opening a sentence, a list point or a line, followed
+by "là" / "means" / "is defined as". The retriever puts such candidates first (``Retriever._search``).
+
+Only questions: a statement to check ("Cơ sở dữ liệu về cư trú là tài sản quốc gia do Bộ Công an thống nhất quản lý,
+đúng hay sai?") reads the same way but is often checked against another provision than the definition (there, the
+article on managing the database): on the ten ALQAC 2023 train statements of that form, putting the definition first
+gained one and lost one, so statements are left alone."""
+
+from __future__ import annotations
+
+import re
+
+from citewise.lang import nfc
+
+_VI_ASK = re.compile(
+    r"^(?:thế nào là|the nao la|định nghĩa|dinh nghia)\s+(?P<a>.+?)\s*\??$"
+    r"|^(?P<b>.+?)\s+(?:được định nghĩa là gì|được hiểu (?:là gì|như thế nào|thế nào)|có nghĩa là gì|nghĩa là gì|"
+    r"là gì|duoc dinh nghia la gi|duoc hieu (?:la gi|nhu the nao|the nao)|co nghia la gi|nghia la gi|la gi)"
+    r"(?:\s+(?:vậy|ạ|nhỉ|thế|vay|a))?\s*\??$",
+    re.I,
+)
+_EN_ASK = re.compile(
+    r"^(?:what (?:is|are) (?:meant by|the (?:meaning|definition) of) |define |how (?:is|are) )?"
+    r"(?:what (?:is|are) )?(?:an? |the )?(?P<a>.+?)"
+    r"(?:\s+(?:mean|means|defined|refer to))?\s*\??$",
+    re.I,
+)
+_EN_FORMS = re.compile(
+    r"^(?:what (?:is|are) (?:meant by|the (?:meaning|definition) of)\s|define\s|how (?:is|are) .+ defined\s*\??$"
+    r"|what does .+ mean\s*\??$|what (?:is|are) (?:an? |the )?[^,;]{1,60}\?$)",
+    re.I,
+)
+_LEAD_IN = re.compile(
+    r"^(?:(?:theo|trong|căn cứ|tại)\s[^,]{1,80},\s*|(?:according to|under|in)\s[^,]{1,80},\s*)"
+    r"|^.{0,80}?\bquy định\s+(?=\S)",
+    re.I,
+)
+"""Words before the term that name where it is defined: "Theo Bộ luật Dân sự 2015, …", "Bộ luật Dân sự 2015 quy
+định …", "Under the GDPR, …"."""
+_QUOTES = "\"'“”‘’«»"
+_NOT_A_NAME = re.compile(
+    r"^(?:one|some|not|other|most|how|why|which)\b|\b(?:to|of|with|by|for|as|in|from|on|at|called|do|does|did)$", re.I
+)
+"""What a question about a term's meaning does not ask: "What is one reason …", "What is flexible construction similar
+to?", "What are internet pharmacies also called?"."""
+MAX_TERM_WORDS = 10
+"""A longer "term" is a description, not a name ("Trách nhiệm của lực lượng chuyên trách bảo vệ an ninh mạng là gì")."""
+
+
+def asked_term(question: str, lang: str) -> str | None:
+    """The term ``question`` asks the meaning of ("hoa lợi", "Relevant Person"), or ``None`` when it asks none."""
+    q = nfc(" ".join(question.split()))
+    body = q
+    for _ in range(3):  # "Theo Điều 5: Áp dụng tập quán, trong Bộ luật dân sự 2015, tập quán là gì?"
+        body = _LEAD_IN.sub("", body, count=1)
+    if lang == "vi":
+        m = _VI_ASK.match(body)
+        term = (m.group("a") or m.group("b")) if m else None
+    else:
+        if not _EN_FORMS.search(body):
+            return None
+        m = _EN_ASK.match(body)
+        term = m.group("a") if m else None
+        if term:
+            term = re.sub(r"^(?:what does|how (?:is|are))\s+(?:an? |the )?", "", term, flags=re.I)
+    if not term:
+        return None
+    term = term.strip().strip(_QUOTES).strip()
+    if not term or len(term.split()) > MAX_TERM_WORDS or any(ch.isdigit() for ch in term) or _NOT_A_NAME.search(term):
+        return None
+    return term
+
+
+def defines(text: str, term: str, opening: bool = False) -> bool:
+    """Whether ``text`` defines ``term``: the term (any case, in quotes or not) opening a line, a sentence or a list
+    point ("3.", "a)"), followed by "là" / "được hiểu là" / "means" / "is defined as" / "refers to"; with ``opening``,
+    only where ``text`` itself opens (a sentence that is the definition, not a list holding it)."""
+    pattern = re.compile(
+        (r"^" if opening else r"(?:^|\n|[.;:]\s+)") + r"\s*(?:\(?\w{1,3}[.)]\s+)?[" + _QUOTES + r"]?"
+        + re.escape(nfc(term))
+        + r"[" + _QUOTES + r"]?\s*(?:\([^)]{1,40}\)\s*)?"
+        r"(?:là|được hiểu là|có nghĩa là|means|shall mean|is defined as|refers to)\b",
+        re.I,
+    )  # fmt: skip
+    return pattern.search(nfc(text)) is not None
