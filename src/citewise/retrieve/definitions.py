@@ -18,10 +18,11 @@ import re
 from citewise.lang import nfc
 
 _VI_ASK = re.compile(
-    r"^(?:thế nào là|the nao la|định nghĩa|dinh nghia)\s+(?P<a>.+?)\s*\??$"
+    r"^(?:thế nào là|the nao la|(?:định nghĩa|khái niệm|dinh nghia|khai niem)(?:\s+(?:của|về|cua|ve))?)\s+(?P<a>.+?)"
+    r"\s*\??$"
     r"|^(?P<b>.+?)\s+(?:được định nghĩa là gì|được hiểu (?:là gì|như thế nào|thế nào)|có nghĩa là gì|nghĩa là gì|"
-    r"là gì|duoc dinh nghia la gi|duoc hieu (?:la gi|nhu the nao|the nao)|co nghia la gi|nghia la gi|la gi)"
-    r"(?:\s+(?:vậy|ạ|nhỉ|thế|vay|a))?\s*\??$",
+    r"là gì|là ai|duoc dinh nghia la gi|duoc hieu (?:la gi|nhu the nao|the nao)|co nghia la gi|nghia la gi|la gi"
+    r"|la ai)(?:\s+(?:vậy|ạ|nhỉ|thế|vay|a))?(?:\s+và\s+[^?]{1,60})?\s*\??$",
     re.I,
 )
 _EN_ASK = re.compile(
