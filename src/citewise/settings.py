@@ -70,8 +70,14 @@ class RetrieveSettings(_Section):
     """Search only the documents the question names (instead of boosting them)."""
     pin: bool = True
     """Put the provisions the question names first."""
+    pin_beyond: bool = False
+    """With ``pin``: pin the provisions a question names also when it asks more than looking them up ("Under Rule
+    13.1.1, how often must … training?"). Off: such a question's provisions are found (never weak evidence) and ranked
+    by the search. ObliQA dev (1,000): Hit@1 +0.009, 14 questions better, none worse; the document subset (187): +0.037,
+    7 better; ALQAC 2022 / 2023 unchanged (the named article ranks first anyway): the ObliQA questions name the rule
+    the answering passage applies or cites (docs/benchmarks.md, "Retrieval notes")."""
     cited_first: bool = True
-    """With ``pin``: when the question asks more than a lookup and the search ranks a passage that cites the
+    """With ``pin_beyond``: when the question asks more than a lookup and the search ranks a passage that cites the
     named provision above it, that passage goes first and the named provision second ("Under Rule 15.9.1,
     how often must ... reconcile?": the passage applying the rule answers it)."""
     max_pinned_chunks: int = 2

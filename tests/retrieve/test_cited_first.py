@@ -1,8 +1,9 @@
-"""Rules named in questions. A question that names a rule as the basis of what it asks ("Under Rule 7.2.1, what steps ...") is answered
-by the passage applying that rule when the search ranks it above the rule: that passage goes first, the named
-rule right after it. A lookup ("Rule 7.2.1") keeps the rule first, and a reference that the citing document
-resolves to a rule of its own is no citation of another's. A sub-label ("Rule 7.3.1(2)(b)") pins its point. Written fixtures (two rulebooks and a guidance
-note), lexical only."""
+"""Rules named in questions. A lookup ("Rule 7.2.1") pins the rule first, and a sub-label ("Rule 7.3.1(2)(b)") pins its
+point. A question that names a rule as the basis of what it asks ("Under Rule 7.2.1, what steps ...") is ranked by the
+search, the named rule found but not pinned (``retrieve.pin_beyond`` off, the default). With ``pin_beyond``, the rule is
+pinned, and the passage applying it goes first when the search ranks it above the rule, the named rule right after it;
+a reference that the citing document resolves to a rule of its own is no citation of another's. Written fixtures (two
+rulebooks and a guidance note), lexical only."""
 
 from __future__ import annotations
 
@@ -55,13 +56,19 @@ RECORDS = [
 
 
 @pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+def defaults(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     folder = tmp_path_factory.mktemp("cited-first")
     corpus = folder / "rules.jsonl"
     corpus.write_text("".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
     cw = citewise.open(settings=Settings(index=folder / "index"), embedder=None)
     assert not cw.ingest([corpus]).errors
     return cw
+
+
+@pytest.fixture(scope="module")
+def engine(defaults: Engine) -> Engine:
+    """The same index with the rules a question names pinned also when it asks more than a lookup."""
+    return citewise.open(settings=defaults.settings, store=defaults.store, embedder=None, retrieve={"pin_beyond": True})
 
 
 QUESTION = "When an Officer identifies potential Inside Information, what steps must they take according to Rule 7.2.1?"
@@ -75,8 +82,23 @@ def test_the_passage_citing_the_named_rule_goes_first_and_the_rule_second(engine
     assert found[1].pinned and found[1].chunk.label.startswith("7.2.1")
 
 
+def test_by_default_a_rule_named_in_a_question_asking_more_is_found_not_pinned(defaults: Engine) -> None:
+    result = defaults.search(QUESTION, k=5)
+    found = [e for e in result.evidence if not e.supporting]
+    assert "steps to comply with Rule 7.2.1" in found[0].text  # ranked first by the search itself
+    assert not any(e.pinned for e in found) and result.strength.pinned  # found: never weak evidence
+    rule = next(e for e in found if e.named)
+    assert rule.doc_title == "Market Rules" and rule.chunk.label.startswith("7.2.1")
+    assert "named in the question, ranked by the search: 7.2.1 named in the question (Rule 7.2.1)" in rule.reasons
+    # a lookup is pinned as ever
+    first = defaults.search("Rule 7.2.1 inside information", k=5).evidence[0]
+    assert first.pinned and first.named and first.chunk.label.startswith("7.2.1")
+
+
 def test_without_cited_first_the_named_rule_stays_first(engine: Engine) -> None:
-    plain = citewise.open(settings=engine.settings, store=engine.store, embedder=None, retrieve={"cited_first": False})
+    plain = citewise.open(
+        settings=engine.settings, store=engine.store, embedder=None, retrieve={"cited_first": False, "pin_beyond": True}
+    )
     first = plain.search(QUESTION, k=5).evidence[0]
     assert first.pinned and first.chunk.label.startswith("7.2.1")
 

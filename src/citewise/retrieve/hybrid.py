@@ -30,6 +30,7 @@ from citewise.retrieve.strength import limits, measure
 from citewise.retrieve.strength import read as strength_items
 from citewise.retrieve.wording import match_key, reworded, rewrite, statement_of
 from citewise.settings import RetrieveSettings
+from citewise.textmatch import content_words, question_type
 from citewise.types import Chunk, Node
 
 
@@ -171,7 +172,11 @@ class Retriever:
             fused = reorder(fused, keys, self.learned().score(x))
             timings["ranker"] = (self.clock() - t6) * 1000
         t4 = self.clock()
-        pinned = self._pins(resolution, fused, reasons) if s.pin else []
+        # a provision the question names is put first when the question looks it up ("khoản 2 Điều 9 Quy tắc
+        # 125/2024"); asking more ("How frequently … according to Rule 13.1.1?"), the search ranks it like any other
+        pin = s.pin_beyond or not self._asks_more(analysis, resolution)
+        named = self._pins(resolution, fused, reasons, pin) if s.pin else []
+        pinned = named if pin else []
         order = sorted(fused, key=lambda key: -fused[key])
         lead = self._citing(analysis, resolution, pinned, order, fused, reasons) if pinned and s.cited_first else []
         first = lead + pinned
@@ -187,6 +192,7 @@ class Retriever:
                 rankers={name: table[key] for name, table in per_ranker.items() if key in table},
                 reasons=reasons.get(key, []),
                 pinned=key in pinned,
+                named=key in named,
             )
             for key in keys[: k * 3]
             if key in chunks
@@ -272,12 +278,35 @@ class Retriever:
         return keys, x
 
     # -- steps --------------------------------------------------------------------------
+    def _asks_more(self, analysis: QueryAnalysis, res: Resolution) -> bool:
+        """Whether the question asks more than a lookup of the provisions it names: more than ``LOOKUP_WORDS``
+        content words once the references and the titles of the documents holding them are taken out ("dieu 83 luat
+        kinh doanh bao hiem" looks Điều 83 up; "How frequently … according to Rule 13.1.1?" asks more), and asked as a
+        question, not typed as keywords beside the reference."""
+        rest = analysis.beyond_references()
+        if len(rest) <= LOOKUP_WORDS:
+            return False
+        if "?" not in analysis.question and question_type(analysis.question) == "other":
+            return (
+                False  # keywords beside the reference ("EU AI Act Article 5(1)(h) real-time biometric identification")
+            )
+        titles = self.resolver.titles()
+        docs = {d for d, _, _ in [*res.pins, *res.candidates]} | set(res.docs)
+        for doc_id in docs:
+            rest -= content_words(titles.get(doc_id, ""))
+        return len(rest) > LOOKUP_WORDS
+
     def _pins(
-        self, res: Resolution, fused: dict[tuple[str, int], float], reasons: dict[tuple[str, int], list[str]]
+        self,
+        res: Resolution,
+        fused: dict[tuple[str, int], float],
+        reasons: dict[tuple[str, int], list[str]],
+        pin: bool = True,
     ) -> list[tuple[str, int]]:
         """Chunks of the provisions the question asks about, the best-ranked provision first. A
         provision found in several documents (none named) is pinned only where the search itself
-        ranks it in its first 20, and only the best of them."""
+        ranks it in its first 20, and only the best of them. ``pin``: they go first (their reason says
+        "pinned"); else they are only found, and ranked by the search."""
         top20 = set(sorted(fused, key=lambda key: -fused[key])[:20])
 
         def keys_of(doc_id: str, node: Node) -> list[tuple[str, int]]:
@@ -305,7 +334,8 @@ class Retriever:
             for key in keep:
                 if key not in pins:
                     pins.append(key)
-                    reasons.setdefault(key, []).append(f"pinned: {node.label} named in the question ({ref.raw})")
+                    said = "pinned" if pin else "named in the question, ranked by the search"
+                    reasons.setdefault(key, []).append(f"{said}: {node.label} named in the question ({ref.raw})")
         return pins
 
     def _defining(
@@ -338,7 +368,7 @@ class Retriever:
         more than a lookup ("Under Rule 15.9.1, how often must ... reconciliations?"): the rule the question
         names is its basis, and the passage applying it is the better answer. It goes first, the pinned
         provision right after it. A lookup ("Điều 12 Luật KDBH") keeps the named provision first."""
-        if len(analysis.beyond_references()) <= LOOKUP_WORDS:
+        if not self._asks_more(analysis, res):
             return []
         top = next((key for key in order if key not in pinned), None)
         if top is None or fused[top] <= max(fused.get(key, -1.0) for key in pinned):
@@ -460,6 +490,7 @@ def merge_windows(evidence: list[Evidence]) -> list[Evidence]:
         _join(host, e.chunk)
         host.merged.append(e.chunk.chunk_id)
         host.pinned = host.pinned or e.pinned
+        host.named = host.named or e.named
         host.reasons.extend(r for r in e.reasons if r not in host.reasons)
         for name, rs in e.rankers.items():
             host.rankers.setdefault(name, rs)

@@ -63,6 +63,8 @@ class Evidence:
     reasons: list[str] = field(default_factory=list)
     """Why it is here beyond its scores: "pinned: Điều 12 named in the question", "boosted: ..."."""
     pinned: bool = False
+    named: bool = False
+    """A chunk of a provision the question names (``pinned`` too when the question looks it up)."""
     supporting: bool = False
     """Added because a chosen provision refers to it (cross-reference), not by search."""
     merged: list[int] = field(default_factory=list)
@@ -99,12 +101,12 @@ class Strength:
     coverage: float
     """Best coverage of the question's content words and word pairs by one of those items."""
     pinned: bool
-    """A provision the question names was found and put first."""
+    """A provision the question names was found (and put first when the question looks it up)."""
     searched: bool
     """Something was searched and found (not chit-chat, not an empty index)."""
 
     def is_weak(self, dense_limit: float, coverage_limit: float) -> bool:
-        """The weak-evidence rule: never when a provision is pinned; with a cosine, weak when both the
+        """The weak-evidence rule: never when a provision the question names was found; with a cosine, weak when both the
         cosine and the coverage are under their limits; without one, when the coverage is."""
         if not self.searched:
             return True

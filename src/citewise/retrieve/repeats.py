@@ -25,4 +25,5 @@ def drop_repeats(evidence: list[Evidence]) -> list[Evidence]:
         if also not in first.reasons:
             first.reasons.append(also)
         first.pinned = first.pinned or e.pinned
+        first.named = first.named or e.named
     return out

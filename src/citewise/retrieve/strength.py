@@ -28,7 +28,7 @@ def measure(question: str, evidence: Sequence[Evidence], searched: bool = True) 
     dense = [e.dense for e in top if e.dense is not None]
     asked = without_cover(question)  # "Is a storm with 60 km/h winds covered?" is asked of a clause on storms
     cov = max(coverage(asked, f"{e.chunk.header} {e.text}") for e in top)
-    return Strength(max(dense) if dense else None, cov, any(e.pinned for e in found), True)
+    return Strength(max(dense) if dense else None, cov, any(e.pinned or e.named for e in found), True)
 
 
 def limits(lang: str, weak_dense: dict[str, float], weak_coverage: dict[str, float]) -> tuple[float, float]:
