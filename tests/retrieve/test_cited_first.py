@@ -89,7 +89,7 @@ def test_by_default_a_rule_named_in_a_question_asking_more_is_found_not_pinned(d
     assert not any(e.pinned for e in found) and result.strength.pinned  # found: never weak evidence
     rule = next(e for e in found if e.named)
     assert rule.doc_title == "Market Rules" and rule.chunk.label.startswith("7.2.1")
-    assert "named in the question, ranked by the search: 7.2.1 named in the question (Rule 7.2.1)" in rule.reasons
+    assert "found: 7.2.1 named in the question (Rule 7.2.1), ranked by the search" in rule.reasons
     # a lookup is pinned as ever
     first = defaults.search("Rule 7.2.1 inside information", k=5).evidence[0]
     assert first.pinned and first.named and first.chunk.label.startswith("7.2.1")

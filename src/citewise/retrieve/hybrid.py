@@ -286,10 +286,9 @@ class Retriever:
         rest = analysis.beyond_references()
         if len(rest) <= LOOKUP_WORDS:
             return False
+        # keywords beside the reference look it up: "EU AI Act Article 5(1)(h) real-time biometric identification"
         if "?" not in analysis.question and question_type(analysis.question) == "other":
-            return (
-                False  # keywords beside the reference ("EU AI Act Article 5(1)(h) real-time biometric identification")
-            )
+            return False
         titles = self.resolver.titles()
         docs = {d for d, _, _ in [*res.pins, *res.candidates]} | set(res.docs)
         for doc_id in docs:
@@ -334,8 +333,12 @@ class Retriever:
             for key in keep:
                 if key not in pins:
                     pins.append(key)
-                    said = "pinned" if pin else "named in the question, ranked by the search"
-                    reasons.setdefault(key, []).append(f"{said}: {node.label} named in the question ({ref.raw})")
+                    said = (
+                        f"pinned: {node.label} named in the question ({ref.raw})"
+                        if pin
+                        else f"found: {node.label} named in the question ({ref.raw}), ranked by the search"
+                    )
+                    reasons.setdefault(key, []).append(said)
         return pins
 
     def _defining(

@@ -20,7 +20,7 @@ def read(evidence: Sequence[Evidence]) -> list[Evidence]:
 
 def measure(question: str, evidence: Sequence[Evidence], searched: bool = True) -> Strength:
     """Best cosine and best question coverage of the top ``TOP`` found items, and whether any found
-    item is pinned (named in the question)."""
+    item is of a provision the question names (pinned or not)."""
     found = [e for e in evidence if not e.supporting]
     if not searched or not found:
         return Strength(None, 0.0, False, False)
