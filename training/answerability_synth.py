@@ -235,7 +235,7 @@ def value_questions(sentence: str, rng: random.Random) -> Iterator[tuple[str, st
             break
 
 
-def party_question(sentence: str, rng: random.Random) -> tuple[str, str] | None:
+def party_question(sentence: str) -> tuple[str, str] | None:
     """("Ai phải …?", the party) when the sentence opens with a party under a duty or given a right."""
     for party in sorted(PARTIES, key=len, reverse=True):
         m = re.match(rf"(?P<p>{re.escape(party)})(?:\s+[^\s,]+){{0,3}}?\s+(?={_DUTY}\b)", sentence, re.I)
@@ -262,8 +262,8 @@ def swapped(question: str, sentence: str, rng: random.Random) -> str | None:
 def article_pairs(article: str, text: str, split: str, rng: random.Random) -> Iterator[SynthPair]:
     sents = sentences(text)
     for i, s in enumerate(sents):
-        asked: list[tuple[str, str | None, str]] = [(q, v, k) for q, v, k in value_questions(s, rng)]
-        who = party_question(s, rng)
+        asked: list[tuple[str, str | None, str]] = list(value_questions(s, rng))
+        who = party_question(s)
         if who is not None:
             asked.append((who[0], None, "party"))
         for q, vague, kind in asked:
@@ -284,7 +284,7 @@ def article_pairs(article: str, text: str, split: str, rng: random.Random) -> It
                 key=lambda t: -len(qw & _words(t)),
             )
             if kind == "party":  # another duty of the same party answers "Ai …?" as well: only other parties' duties
-                near = [t for t in near if party_question(t, rng) is None]
+                near = [t for t in near if party_question(t) is None]
             for t in near[:2]:
                 if len(qw & _words(t)) >= 3:
                     yield SynthPair(q, t, 0, "neighbour", article, split)

@@ -27,7 +27,7 @@ _VI_ASK = re.compile(
     re.I,
 )
 _EN_ASK = re.compile(
-    r"^(?:what (?:is|are) (?:meant by|the (?:meaning|definition) of) |define |how (?:is|are) )?"
+    r"^(?:what (?:is|are) (?:meant by|the (?:meaning|definition) of) |define |how (?:is|are) |what (?:does|do) )?"
     r"(?:what (?:is|are) )?(?:an? |the )?(?P<a>.+?)"
     r"(?:\s+(?:mean|means|defined|refer to))?\s*\??$",
     re.I,
@@ -68,8 +68,6 @@ def asked_term(question: str, lang: str) -> str | None:
             return None
         m = _EN_ASK.match(body)
         term = m.group("a") if m else None
-        if term:
-            term = re.sub(r"^(?:what does|how (?:is|are))\s+(?:an? |the )?", "", term, flags=re.I)
     if not term:
         return None
     term = term.strip().strip(_QUOTES).strip()

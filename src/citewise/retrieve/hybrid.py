@@ -174,15 +174,19 @@ class Retriever:
         t4 = self.clock()
         # a provision the question names is put first when the question looks it up ("khoản 2 Điều 9 Quy tắc
         # 125/2024"); asking more ("How frequently … according to Rule 13.1.1?"), the search ranks it like any other
-        pin = s.pin_beyond or not self._asks_more(analysis, resolution)
-        named = self._pins(resolution, fused, reasons, pin) if s.pin else []
+        names = bool(resolution.pins or resolution.candidates)
+        asks_more = names and self._asks_more(analysis, resolution)
+        pin = s.pin_beyond or not asks_more
+        named = self._pins(resolution, fused, reasons, pin) if s.pin and names else []
         pinned = named if pin else []
         order = sorted(fused, key=lambda key: -fused[key])
-        lead = self._citing(analysis, resolution, pinned, order, fused, reasons) if pinned and s.cited_first else []
+        lead = self._citing(resolution, pinned, order, fused, reasons) if pinned and asks_more and s.cited_first else []
         first = lead + pinned
-        defining = [key for key in self._defining(analysis, order, reasons) if key not in first]
+        chunks: dict[tuple[str, int], Chunk] = {}  # read once: the definitions and the evidence share them
+        defining = [key for key in self._defining(analysis, order, reasons, chunks) if key not in first]
         keys = first + defining + [key for key in order if key not in first and key not in defining]
-        chunks = {(c.doc_id, c.chunk_id): c for c in self.store.chunks(refs=keys[: k * 3])}
+        missing = [key for key in keys[: k * 3] if key not in chunks]
+        chunks.update({(c.doc_id, c.chunk_id): c for c in self.store.chunks(refs=missing)})
         evidence = [
             Evidence(
                 chunk=chunks[key],
@@ -342,17 +346,21 @@ class Retriever:
         return pins
 
     def _defining(
-        self, analysis: QueryAnalysis, order: list[tuple[str, int]], reasons: dict[tuple[str, int], list[str]]
+        self,
+        analysis: QueryAnalysis,
+        order: list[tuple[str, int]],
+        reasons: dict[tuple[str, int], list[str]],
+        chunks: dict[tuple[str, int], Chunk],
     ) -> list[tuple[str, int]]:
         """The first ``definition_depth`` candidates (in ``order``) that define the term the question asks the
-        meaning of, in that order (none when it asks none)."""
+        meaning of, in that order (none when it asks none); the chunks read are added to ``chunks``."""
         if not self.settings.definitions or not order:
             return []
         term = asked_term(analysis.question, analysis.lang)
         if term is None:
             return []
         keys = order[: self.settings.definition_depth]
-        chunks = {(c.doc_id, c.chunk_id): c for c in self.store.chunks(refs=keys)}
+        chunks.update({(c.doc_id, c.chunk_id): c for c in self.store.chunks(refs=keys)})
         out = [key for key in keys if key in chunks and defines(chunks[key].body, term)]
         for key in out:
             reasons.setdefault(key, []).append(f"defines “{term}”")
@@ -360,7 +368,6 @@ class Retriever:
 
     def _citing(
         self,
-        analysis: QueryAnalysis,
         res: Resolution,
         pinned: list[tuple[str, int]],
         order: list[tuple[str, int]],
@@ -370,9 +377,8 @@ class Retriever:
         """The passage ranked above the pinned provision, when it cites that provision and the question asks
         more than a lookup ("Under Rule 15.9.1, how often must ... reconciliations?"): the rule the question
         names is its basis, and the passage applying it is the better answer. It goes first, the pinned
-        provision right after it. A lookup ("Điều 12 Luật KDBH") keeps the named provision first."""
-        if not self._asks_more(analysis, res):
-            return []
+        provision right after it. Only for a question asking more than a lookup (the caller's ``_asks_more``): a
+        lookup ("Điều 12 Luật KDBH") keeps the named provision first."""
         top = next((key for key in order if key not in pinned), None)
         if top is None or fused[top] <= max(fused.get(key, -1.0) for key in pinned):
             return []
