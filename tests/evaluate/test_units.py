@@ -13,7 +13,18 @@ import pytest
 
 import citewise
 from citewise.evaluate.benchsets import GoldQuestion, Unit
-from citewise.evaluate.units import METRICS, Row, by_marker, chunk_units, coverage, make_row, paired, score_units
+from citewise.evaluate.units import (
+    METRICS,
+    Row,
+    by_marker,
+    chunk_units,
+    coverage,
+    gold_count,
+    grouped,
+    make_row,
+    paired,
+    score_units,
+)
 from citewise.settings import Settings
 
 G1, G2, G3 = ("law", "1"), ("law", "2"), ("law", "3")
@@ -122,3 +133,17 @@ def test_coverage_counts_findable_units() -> None:
         "questions_all_gold_indexed": 1,
         "missing_gold_examples": ["law/3"],
     }
+
+
+def test_measures_grouped_by_the_number_of_gold_units() -> None:
+    """A question with one gold unit found first and one with two gold units of which one is found: grouped apart,
+    each group's own means (the two-unit question's recall is a half)."""
+    one = GoldQuestion("q1", "one", frozenset({G1}))
+    two = GoldQuestion("q2", "two", frozenset({G1, G2}))
+    three = GoldQuestion("q3", "three", frozenset({G1, G2, G3}))
+    assert [gold_count(q) for q in (one, two, three)] == ["1", "2", "3+"]
+    per = [score_units([(("d", 0), G1)], one.gold), score_units([(("d", 0), OTHER), (("d", 1), G2)], two.gold)]
+    groups = grouped(make_row("fused", "defaults", per, [1.0, 1.0]), [gold_count(one), gold_count(two)])
+    assert list(groups) == ["1", "2"]
+    assert groups["1"] == {"questions": 1, **{m: 1.0 for m in METRICS}}
+    assert groups["2"]["questions"] == 1 and groups["2"]["hit1"] == 0.0 and groups["2"]["recall10"] == 0.5

@@ -114,6 +114,21 @@ def paired(a: Row, b: Row, resamples: int = 2000, seed: int = 0) -> dict[str, An
     }
 
 
+def grouped(row: Row, labels: Sequence[str]) -> dict[str, dict[str, float]]:
+    """The row's measures per group of its questions (``labels``: one per question, in order): questions and the
+    mean of each measure, groups in sorted order."""
+    out: dict[str, dict[str, float]] = {}
+    for label in sorted(set(labels)):
+        per = [p for p, x in zip(row.per_question, labels, strict=True) if x == label]
+        out[label] = {"questions": len(per), **{m: round(statistics.fmean(p[m] for p in per), 4) for m in METRICS}}
+    return out
+
+
+def gold_count(q: GoldQuestion) -> str:
+    """A question's group by its number of gold units: "1", "2", "3+"."""
+    return str(len(q.gold)) if len(q.gold) < 3 else "3+"
+
+
 def coverage(all_units: Iterable[Unit], questions: Sequence[GoldQuestion], units: UnitMap) -> dict[str, Any]:
     """How many units (and gold units) some chunk stands for: a unit no chunk maps to cannot be found."""
     every = set(all_units)
