@@ -779,3 +779,18 @@ def test_a_question_asking_what_a_term_means_opens_with_its_definition() -> None
     )
     draft = ExtractiveGenerator().generate("What is a Relevant Person?", [en], "en")
     assert draft.sentences[0].text == "(d) 'Relevant Person' means a director, partner or employee of the firm."
+
+
+def test_the_figure_of_the_clause_the_question_asks_about() -> None:
+    """Two time limits in one sentence, each in its own clause: the notice's, not the decision's that the words before
+    the ";" lead into."""
+    text = (
+        "2. Trước 06 tháng, tính đến ngày viên chức nghỉ hưu, cơ quan, tổ chức, đơn vị quản lý viên chức phải thông "
+        "báo bằng văn bản về thời điểm nghỉ hưu; trước 03 tháng, tính đến ngày viên chức nghỉ hưu, cơ quan, tổ chức, "
+        "đơn vị quản lý viên chức ra quyết định nghỉ hưu."
+    )
+    question = "Thông báo nghỉ hưu đối với viên chức được cơ quan, đơn vị, tổ chức ban hành trong thời gian bao lâu?"
+    draft = ExtractiveGenerator().generate(
+        question, [_fragment(text, header="[Luật Viên chức] Điều 46", lang="vi")], "vi"
+    )
+    assert draft.sentences[0].text == "Thời hạn là 06 tháng."

@@ -13,6 +13,7 @@ from citewise.evaluate.questions import Reference, load_questions
 from citewise.evaluate.targets import TargetResolver, resolve
 from citewise.index.corpus import Corpus
 from citewise.index.embedded import EmbeddedStore
+from citewise.retrieve.choices import split_choices
 from citewise.settings import Settings
 from tests.conftest import shared
 
@@ -67,6 +68,13 @@ def test_alqac2023_types_and_answers(tmp_path: Path) -> None:
     assert types == {"true/false": 50, "multiple-choice": 40, "essay": 10}
     tn1 = next(q for q in qs if q.id == "TN-1")
     assert tn1.answer is not None and tn1.answer.startswith("Viên chức có 02 năm liên tiếp")
+    # asked as posed: the stem, then its options, which the question reader tells apart
+    assert tn1.question.startswith(
+        "Viên chức bị đơn vị sự nghiệp đơn phương chấm dứt hợp đồng trong trường hợp nào?\nA. "
+    )
+    found = split_choices(tn1.question)
+    assert found is not None and [label for label, _ in found.options] == ["A", "B", "C", "D"]
+    assert found.options[0][1] == tn1.answer
     assert all(q.answer is None for q in qs if q.type == "true/false")
 
 

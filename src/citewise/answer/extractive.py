@@ -184,7 +184,7 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
     asked = {u.lower().rstrip("s") for u in _UNIT.findall(question)} | _percent(question)
     units = {u.lower().rstrip("s") for u in _UNIT.findall(value)} | _percent(value)
     topic = _topic(question)
-    near = len(topic & _keys(text[max(0, span[0] - 60) : span[0]]))
+    near = len(topic & _keys(_left(text, span[0], NEAR_REACH)))
     clause = len(topic & _keys(_clause(text, span)))
     # "how many men": the count of the thing asked for ("30,000 men", not the "300" ships after it)
     named = asked & units or (question_type(question) == "number" and _counted(question, text, span[1]) > span[1])
@@ -196,12 +196,21 @@ CLAUSE_REACH = 120
 """Characters read on each side of a figure for its clause, at most (cut at ";" and list items "(a)", "b)")."""
 
 
+NEAR_REACH = 60
+"""Characters read before a figure for the words that lead into it, within its clause."""
+
+
+def _left(text: str, at: int, reach: int) -> str:
+    """The ``reach`` characters before ``at``, from the start of their clause or list item on: "…về thời điểm nghỉ
+    hưu; trước 03 tháng" leads into 03 with nothing of the clause before the ";"."""
+    left = text[max(0, at - reach) : at]
+    cuts = list(_CLAUSE_END.finditer(left))
+    return left[cuts[-1].end() :] if cuts else left
+
+
 def _clause(text: str, span: tuple[int, int]) -> str:
     """The words around a figure within its clause or list item, the figure left out."""
-    left = text[max(0, span[0] - CLAUSE_REACH) : span[0]]
-    cuts = list(_CLAUSE_END.finditer(left))
-    if cuts:
-        left = left[cuts[-1].end() :]
+    left = _left(text, span[0], CLAUSE_REACH)
     right = text[span[1] : span[1] + CLAUSE_REACH]
     cut = _CLAUSE_END.search(right)
     return f"{left} {right[: cut.start()] if cut else right}"

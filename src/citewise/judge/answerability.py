@@ -26,6 +26,7 @@ from citewise.judge.records import Answerability, AnswerSpan, Passage
 from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words
 from citewise.lang import detect_language
 from citewise.registry import Registry
+from citewise.retrieve.choices import stem
 from citewise.retrieve.records import Evidence
 from citewise.trees import Forest, Tree, load_model
 
@@ -66,9 +67,11 @@ class AnswerabilityJudge(abc.ABC):
         found = read_evidence(evidence)
         lang = lang or detect_language(question)
         passages = [passage_of(e) for _, e in found]
-        judged = self.judge(question, passages, lang)
+        # a multiple-choice question is answered when its stem is: its options are what to choose among
+        asked = stem(question)
+        judged = self.judge(asked, passages, lang)
         if not judged.answers(self.threshold(lang)):
-            judged = table_answer(question, passages, lang, judged, self.threshold(lang)) or judged
+            judged = table_answer(asked, passages, lang, judged, self.threshold(lang)) or judged
         judged = held_premises(question, passages, judged, self.threshold(lang), lang)
         if judged.span is not None:
             span = judged.span

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from citewise.figures import MONTHS, NUMBER, canon_number, extract_numbers, with_digits
 from citewise.judge.units import currency_before, figure_units
 from citewise.lang import fold, nfc
+from citewise.retrieve.choices import stem
 from citewise.retrieve.wording import rewrite
 from citewise.textmatch import question_type, words
 
@@ -87,8 +88,9 @@ class Premise:
 
 def premises(question: str) -> list[Premise]:
     """The figures ``question`` takes as given: none for a question asking whether; otherwise those of clauses that
-    do not describe the asker's own case. Provision numbers and document codes are not figures."""
-    question = with_digits(nfc(question))
+    do not describe the asker's own case, in its stem (a multiple-choice question's options are what it asks about,
+    not what it takes as given). Provision numbers and document codes are not figures."""
+    question = with_digits(nfc(stem(question)))
     out: dict[str, Premise] = {}
     for at, clause in _given_clauses(question):
         units = figure_units(clause)
@@ -153,10 +155,10 @@ the end of June" of a rule giving the end of April; "lao động nam" of a rule 
 
 def swapped_values(question: str, texts: Iterable[str]) -> list[str]:
     """The words of the values of ``_VALUE_CLASSES`` ``question`` takes as given (clauses about the asker's case and
-    questions asking whether left out, as for figures) that none of ``texts`` states while they state another member of
-    the same class."""
+    questions asking whether left out, as for figures; a multiple-choice question's stem) that none of ``texts`` states
+    while they state another member of the same class."""
     asked: dict[str, dict[str, str]] = {}
-    for _, clause in _given_clauses(nfc(question)):
+    for _, clause in _given_clauses(nfc(stem(question))):
         for kind, members in _VALUE_CLASSES.items():
             for value, pattern in members.items():
                 m = pattern.search(clause)
@@ -220,8 +222,8 @@ def names(question: str, lang: str) -> list[str]:
     """The names ``question`` asks about: runs of capitalised words past a sentence's first word in its question
     sentences (greetings and the story before them left out, ``retrieve.wording``), outside conditions ("if it
     happened in Paris", ``_CONDITION``), and not the people of its story ("John wants to send a payment. … what term
-    refers to John's wallet?": a name that opens one of its statements)."""
-    question = nfc(question)
+    refers to John's wallet?": a name that opens one of its statements), nor a multiple-choice question's options."""
+    question = nfc(stem(question))
     asked = nfc(rewrite(question, lang).question) if lang in ("vi", "en") else question
     sentences = re.split(r"(?<=[.!?])\s+", question.strip())
     story = {w for s in sentences if not s.endswith("?") for w in _leading_name(s)}

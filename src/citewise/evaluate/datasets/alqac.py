@@ -3,7 +3,8 @@
 
 Corpus: one record per article, ``doc`` = the law id, ``id`` = the article id, the first line of
 the article as its title, label "Điều N". References: ``{doc: law id, unit: article id}``.
-Multiple-choice questions keep their stem; the expected answer is the text of the right choice.
+Multiple-choice questions are asked as posed: the stem, then each option on a line of its own ("A. …"; the stem
+alone asks about "the following" without them); the expected answer is the text of the right choice.
 True/false questions have no expected answer (the answer would be the single word Đúng/Sai)."""
 
 from __future__ import annotations
@@ -41,13 +42,15 @@ def question(q: dict[str, Any]) -> EvalQuestion:
     refs = [Reference(str(a["law_id"]), unit=str(a["article_id"])) for a in q["relevant_articles"]]
     kind = str(q.get("question_type") or "")
     answer = q.get("answer")
+    text = str(q["text"]).strip()
     if kind == "Trắc nghiệm" and isinstance(q.get("choices"), dict):
         answer = q["choices"].get(str(answer), answer)
+        text += "".join(f"\n{label}. {' '.join(str(option).split())}" for label, option in q["choices"].items())
     if kind == "Đúng/Sai":
         answer = None
     return EvalQuestion(
         id=str(q.get("id") or q.get("question_id")),
-        question=str(q["text"]).strip(),
+        question=text,
         answer=str(answer).strip() if answer else None,
         references=refs,
         type=TYPES_2023.get(kind, "factual"),
