@@ -790,7 +790,14 @@ def test_the_figure_of_the_clause_the_question_asks_about() -> None:
         "đơn vị quản lý viên chức ra quyết định nghỉ hưu."
     )
     question = "Thông báo nghỉ hưu đối với viên chức được cơ quan, đơn vị, tổ chức ban hành trong thời gian bao lâu?"
-    draft = ExtractiveGenerator().generate(
-        question, [_fragment(text, header="[Luật Viên chức] Điều 46", lang="vi")], "vi"
-    )
+    fragments = [_fragment(text, header="[Luật Viên chức] Điều 46", lang="vi")]
+    draft = ExtractiveGenerator().generate(question, fragments, "vi")
     assert draft.sentences[0].text == "Thời hạn là 06 tháng."
+    # asked as a multiple-choice question: the option that states it is named
+    options = "\nA. 06 tháng\nB. 04 tháng\nC. 03 tháng\nD. 02 tháng"
+    chosen = ExtractiveGenerator().generate(question + options, fragments, "vi")
+    assert chosen.sentences[0].text == "Thời hạn là 06 tháng (phương án A)."
+    assert chosen.sentences[0].quote_span == draft.sentences[0].quote_span
+    # no option states it alone: none is named
+    vague = ExtractiveGenerator().generate(question + "\nA. Sáu tháng\nB. Ba tháng", fragments, "vi")
+    assert vague.sentences[0].text == "Thời hạn là 06 tháng."

@@ -23,6 +23,8 @@ def test_options_one_per_line_or_on_one_line() -> None:
     assert found.options == (("A", "06 tháng"), ("B", "04 tháng"), ("C", "03 tháng"), ("D", "02 tháng"))
     inline = split_choices("Which period applies to a notice of loss? A) 14 days B) 30 days C) 60 days")
     assert inline is not None and inline.options == (("A", "14 days"), ("B", "30 days"), ("C", "60 days"))
+    bracketed = split_choices("Who notifies the Authority?\n(A) The processor\n(B) The controller")
+    assert bracketed is not None and bracketed.options == (("A", "The processor"), ("B", "The controller"))
     # an instruction after the question mark; an option running over lines
     told = split_choices(
         "Các loại dịch vụ du lịch khác bao gồm điều nào dưới đây? Chọn câu trả lời đúng nhất.\n"

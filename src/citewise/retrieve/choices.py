@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _LABEL = re.compile(r"(?:^|(?<=\s))\(?([A-H])(?:[.):]|\s*[-–])\s+(?=\S)", re.M)
 """An option's label: "A.", "A)", "(A)", "A:", "A -", at a line's start or after a space."""
+_INSTRUCTION_WORDS = 8
+"""At most this many words after the stem's question mark read as an instruction ("Chọn câu trả lời đúng nhất.")."""
+_LINE_OPTIONS = 3
+"""Options that each open a line make a list of options without a question mark from this many on."""
 
 
 @dataclass(frozen=True)
@@ -21,12 +26,13 @@ class Choices:
     """(label, text) in order."""
 
 
+@lru_cache(maxsize=256)
 def split_choices(question: str) -> Choices | None:
     """The stem and the options of ``question`` when it lists at least two options labelled A, B, … in order after a
     stem ending with a question mark or a colon, or with a short instruction after its question mark, or three options
     or more that each open a line; None otherwise."""
-    labels = [m for m in _LABEL.finditer(question)]
-    # the first "A" that follows the stem's end ("?" or ":") and starts a run B, C, … in order
+    labels = list(_LABEL.finditer(question))
+    # the first "A" that starts a run B, C, … in order after a stem
     for i, m in enumerate(labels):
         if m.group(1) != "A":
             continue
@@ -62,12 +68,8 @@ def _stem_ends(before: str) -> bool:
     return asked >= 0 and len(before[asked + 1 :].split()) <= _INSTRUCTION_WORDS
 
 
-_INSTRUCTION_WORDS = 8
-_LINE_OPTIONS = 3
-
-
 def _opens_line(text: str, at: int) -> bool:
-    return at == 0 or text[at - 1] == "\n" or (text[at - 1] == "(" and (at == 1 or text[at - 2] == "\n"))
+    return at == 0 or text[at - 1] == "\n"
 
 
 def stem(question: str) -> str:
