@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
+from citewise.answer.options import chosen_option
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
 from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
@@ -687,8 +688,11 @@ class ExtractiveGenerator(Generator):
         if not chosen:
             return Draft([], self.name, refused=True)
         chosen = _with_their_lists(chosen, everything)
-        table = self.table_answer(question, fragments, lang)
-        if table is not None:
+        options = chosen_option(question, fragments, lang)
+        table = None if options else self.table_answer(question, fragments, lang)
+        if options:
+            direct = options
+        elif table is not None:
             direct = [table[0]]
             # the table's header and row stand for the whole table: quoting it too would repeat the row
             chosen = [c for c in chosen if not any(_within(q, c) for q in table[1])]

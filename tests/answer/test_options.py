@@ -1,0 +1,78 @@
+"""The option of a multiple-choice question that the evidence states word for word: named, and quoted where the
+evidence states it; never guessed when the evidence does not decide."""
+
+from __future__ import annotations
+
+from citewise.answer.extractive import ExtractiveGenerator
+from citewise.answer.options import chosen_option
+from citewise.answer.records import Fragment
+from citewise.retrieve.records import Evidence
+from citewise.types import Chunk
+
+SERVICES = (
+    "Điều 54. Dịch vụ du lịch khác\nDịch vụ du lịch khác bao gồm:\n1. Dịch vụ ăn uống.\n2. Dịch vụ mua sắm.\n"
+    "3. Dịch vụ thể thao.\n4. Dịch vụ vui chơi, giải trí.\n5. Dịch vụ chăm sóc sức khỏe."
+)
+STEM = "Theo Luật Du lịch, các loại dịch vụ du lịch khác bao gồm điều nào dưới đây? Chọn câu trả lời đúng nhất."
+
+
+def _fragment(text: str, start: int = 100) -> Fragment:
+    chunk = Chunk(
+        "d1", 0, None, "54", ["54"], "[Luật Du lịch] Điều 54", text, start, start + len(text), "vi", "f", None, None
+    )
+    return Fragment("F1", Evidence(chunk, "Luật Du lịch", 1.0, char_start=start, char_end=start + len(text), text=text))
+
+
+def test_all_of_these_when_each_option_is_stated() -> None:
+    question = (
+        f"{STEM}\nA. Dịch vụ thể thao.\nB. Dịch vụ ăn uống.\nC. Dịch vụ chăm sóc sức khỏe.\nD. Cả 3 phương án trên."
+    )
+    f = _fragment(SERVICES)
+    said = chosen_option(question, [f], "vi")
+    assert [s.text for s in said] == [
+        "Phương án đúng là D.",
+        "A. Dịch vụ thể thao",
+        "B. Dịch vụ ăn uống",
+        "C. Dịch vụ chăm sóc sức khỏe",
+    ]
+    # each quote is the option's words where the article states them, in Document.text
+    for s in said[1:]:
+        a, b = s.quote_span or (0, 0)
+        assert SERVICES[a - 100 : b - 100] == s.text.split(". ", 1)[1]
+    # the extractive answer opens with them
+    draft = ExtractiveGenerator().generate(question, [f], "vi")
+    assert draft.sentences[0].text == "Phương án đúng là D."
+
+
+def test_one_option_stated_and_none_including_it() -> None:
+    question = f"{STEM}\nA. Dịch vụ lữ hành.\nB. Dịch vụ mua sắm.\nC. Dịch vụ vận chuyển."
+    said = chosen_option(question, [_fragment(SERVICES)], "vi")
+    assert [s.text for s in said] == ["Phương án đúng là B: Dịch vụ mua sắm."]
+
+
+def test_the_evidence_does_not_decide() -> None:
+    f = [_fragment(SERVICES)]
+    # two stated, no option naming both
+    assert chosen_option(f"{STEM}\nA. Dịch vụ ăn uống.\nB. Dịch vụ mua sắm.\nC. Dịch vụ lữ hành.", f, "vi") == []
+    # one stated, but "both" may be true in other words
+    both = f"{STEM}\nA. Dịch vụ ăn uống.\nB. Dịch vụ lưu trú.\nC. Cả A, B đều đúng\nD. Cả A, B đều sai"
+    assert chosen_option(both, f, "vi") == []
+    # a stem asking which is not so
+    negative = "Đâu không phải là dịch vụ du lịch khác?\nA. Dịch vụ ăn uống.\nB. Dịch vụ lữ hành.\nC. Dịch vụ mua sắm."
+    assert chosen_option(negative, f, "vi") == []
+    # no options, no option stated
+    assert chosen_option(STEM, f, "vi") == []
+    assert chosen_option(f"{STEM}\nA. Dịch vụ lữ hành.\nB. Dịch vụ vận chuyển.", f, "vi") == []
+
+
+def test_an_option_saying_the_others_are_wrong_is_not_chosen() -> None:
+    """ "Cả A, B đều sai" names A and B but says they are wrong: B stated alone is the answer."""
+    question = f"{STEM}\nA. Dịch vụ lữ hành.\nB. Dịch vụ thể thao.\nC. Dịch vụ vận chuyển.\nD. Cả A, B, C đều sai"
+    said = chosen_option(question, [_fragment(SERVICES)], "vi")
+    assert [s.text for s in said] == ["Phương án đúng là B: Dịch vụ thể thao."]
+    english = chosen_option(
+        "Which of these is another tourism service?\nA. Travel agency\nB. Sports services\nC. Transport",
+        [_fragment(SERVICES.replace("Dịch vụ thể thao", "Sports services"))],
+        "en",
+    )
+    assert [s.text for s in english] == ["The answer is option B: Sports services."]
