@@ -1,7 +1,7 @@
 """The option of a multiple-choice question that the evidence states word for word.
 
 An option is *stated* when its words occur, in order and nothing between them, in a piece of evidence found for the
-question (case, marks as typed and punctuation aside). The answer names an option only when that decides it:
+question (case and punctuation aside; marks as typed). The answer names an option only when that decides it:
 
 - exactly one option is stated and no "all of these" option includes it (the others may be true in other words);
 - or the options an "all of these" option names ("Cả A, B đều đúng", "Cả 3 phương án trên", "All of the above") are
@@ -27,8 +27,8 @@ CHOSEN = {"en": "The answer is option {}: {}.", "vi": "Phương án đúng là {
 """An option stated alone, named with its words (they are the quote's)."""
 CHOSEN_ALL = {"en": "The answer is option {}.", "vi": "Phương án đúng là {}."}
 """An "all of these" option, named by its label: the options it names are quoted after it."""
-STATED = {"en": "{}. {}", "vi": "{}. {}"}
-"""A stated option, quoted as the evidence words it."""
+STATED = "{}. {}"
+"""A stated option (label, words), quoted as the evidence words it."""
 
 _WORD = re.compile(r"[^\W_]+")
 _ALL = re.compile(r"^(?:cả|tất cả|all|both)\b", re.I)
@@ -87,8 +87,7 @@ def chosen_option(question: str, fragments: list[Fragment], lang: str) -> list[D
         lead = CHOSEN_ALL.get(lang, CHOSEN_ALL["en"]).format(label)
     out = [DraftSentence(lead, [first.fragment.ref], quote_span=(first.start, first.end))]
     if label != first.label:
-        template = STATED.get(lang, STATED["en"])
-        out += [DraftSentence(template.format(s.label, s.text), [s.fragment.ref], (s.start, s.end)) for s in quotes]
+        out += [DraftSentence(STATED.format(s.label, s.text), [s.fragment.ref], (s.start, s.end)) for s in quotes]
     return out
 
 
