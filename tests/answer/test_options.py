@@ -16,9 +16,9 @@ SERVICES = (
 STEM = "Theo Luật Du lịch, các loại dịch vụ du lịch khác bao gồm điều nào dưới đây? Chọn câu trả lời đúng nhất."
 
 
-def _fragment(text: str, start: int = 100) -> Fragment:
+def _fragment(text: str, start: int = 100, doc: str = "d1") -> Fragment:
     chunk = Chunk(
-        "d1", 0, None, "54", ["54"], "[Luật Du lịch] Điều 54", text, start, start + len(text), "vi", "f", None, None
+        doc, 0, None, "54", ["54"], "[Luật Du lịch] Điều 54", text, start, start + len(text), "vi", "f", None, None
     )
     return Fragment("F1", Evidence(chunk, "Luật Du lịch", 1.0, char_start=start, char_end=start + len(text), text=text))
 
@@ -57,8 +57,8 @@ def test_the_evidence_does_not_decide() -> None:
     # one stated, but "both" may be true in other words
     both = f"{STEM}\nA. Dịch vụ ăn uống.\nB. Dịch vụ lưu trú.\nC. Cả A, B đều đúng\nD. Cả A, B đều sai"
     assert chosen_option(both, f, "vi") == []
-    # a stem asking which is not so
-    negative = "Đâu không phải là dịch vụ du lịch khác?\nA. Dịch vụ ăn uống.\nB. Dịch vụ lữ hành.\nC. Dịch vụ mua sắm."
+    # a negative stem that may ask for a listed case ("không được": not allowed) is left alone
+    negative = "Trường hợp nào không được hỗ trợ?\nA. Dịch vụ ăn uống.\nB. Dịch vụ lữ hành.\nC. Dịch vụ mua sắm."
     assert chosen_option(negative, f, "vi") == []
     # no options, no option stated
     assert chosen_option(STEM, f, "vi") == []
@@ -76,3 +76,28 @@ def test_an_option_saying_the_others_are_wrong_is_not_chosen() -> None:
         "en",
     )
     assert [s.text for s in english] == ["The answer is option B: Sports services."]
+
+
+def test_the_option_a_provision_leaves_out() -> None:
+    """ "Không thuộc": every option but one stated in one provision's list; the answer names the one left out by its
+    label and quotes the others where the provision states them."""
+    question = (
+        "Dịch vụ nào sau đây không thuộc dịch vụ du lịch khác?\nA. Dịch vụ ăn uống.\nB. Dịch vụ lữ hành.\n"
+        "C. Dịch vụ mua sắm.\nD. Dịch vụ thể thao."
+    )
+    f = [_fragment(SERVICES)]
+    said = chosen_option(question, f, "vi")
+    assert [s.text for s in said] == [
+        "Phương án đúng là B: điều khoản trích dẫn dưới đây nêu các phương án A, C, D, không nêu phương án B.",
+        "A. Dịch vụ ăn uống",
+        "C. Dịch vụ mua sắm",
+        "D. Dịch vụ thể thao",
+    ]
+    # two options left out, or the others stated in two provisions: not decided
+    two = question.replace("C. Dịch vụ mua sắm.", "C. Dịch vụ vận chuyển.")
+    assert chosen_option(two, f, "vi") == []
+    split = [
+        _fragment(SERVICES.replace("3. Dịch vụ thể thao.\n", "")),
+        _fragment("Điều 55. Dịch vụ thể thao.", 900, "d2"),
+    ]
+    assert chosen_option(question, split, "vi") == []

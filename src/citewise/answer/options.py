@@ -7,8 +7,10 @@ question (case and punctuation aside; marks as typed). The answer names an optio
 - or the options an "all of these" option names ("Cả A, B đều đúng", "Cả 3 phương án trên", "All of the above") are
   exactly those stated, and that option is then the answer.
 
-A stem that asks which option is *not* so ("Đâu không phải …", "… KHÔNG …", "Which is not …", "except") is never
-answered this way, and neither is an option that says the others are wrong ("Cả A, B đều sai"). The answer's first
+A stem that asks which option is *not* among what a provision lists ("không thuộc", "không bao gồm", "Đâu không phải
+là điều kiện …", "is not one of") is answered by the one option left out when every other is stated in one piece of
+evidence. Any other negative stem ("không được", "except", "KHÔNG … khi nào") is never answered this way, and neither
+is an option that says the others are wrong ("Cả A, B đều sai"). The answer's first
 sentence names the option; each stated option it rests on is quoted where the evidence states it, so every word of
 the choice can be checked against its source."""
 
@@ -27,6 +29,12 @@ CHOSEN = {"en": "The answer is option {}: {}.", "vi": "Phương án đúng là {
 """An option stated alone, named with its words (they are the quote's)."""
 CHOSEN_ALL = {"en": "The answer is option {}.", "vi": "Phương án đúng là {}."}
 """An "all of these" option, named by its label: the options it names are quoted after it."""
+LEFT_OUT = {
+    "en": "The answer is option {0}: the provision quoted below states options {1}, not option {0}.",
+    "vi": "Phương án đúng là {0}: điều khoản trích dẫn dưới đây nêu các phương án {1}, không nêu phương án {0}.",
+}
+"""A stem asking which option is not among what a provision lists: the one it leaves out, and the others it states
+(the option left out is named by its label only: its words are in no quote)."""
 STATED = "{}. {}"
 """A stated option (label, words), quoted as the evidence words it."""
 
@@ -38,6 +46,15 @@ _EVERY = re.compile(
 )
 _LABELS = re.compile(r"\b([A-H])\b")
 _NOT = re.compile(r"\b(?:không|chẳng|not|except|trừ|sai)\b", re.I)
+_EXCLUDED = re.compile(
+    r"\bkhông (?:thuộc|bao gồm|phải là (?:một trong|các|những )?(?:vai trò|điều kiện|nghĩa vụ|quyền|trách nhiệm|"
+    r"nhiệm vụ|hành vi|nguyên tắc|nội dung|hồ sơ|giấy tờ|thành phần|đối tượng|loại|hình thức))"
+    r"|\bkhông có (?:nhiệm vụ|nghĩa vụ|quyền|trách nhiệm)\b"
+    r"|\b(?:is|are) not (?:one of|among|included|part of|a (?:duty|right|condition|requirement))\b|\bnot included\b",
+    re.I,
+)
+"""A stem asking which option is not among what a provision lists (not "không được", which can ask for a listed
+prohibition)."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +71,11 @@ def chosen_option(question: str, fragments: list[Fragment], lang: str) -> list[D
     """The sentences naming the option the evidence decides (see the module), each stated option quoted; none when
     the question has no options or the evidence does not decide."""
     choices = split_choices(question)
-    if choices is None or _NOT.search(nfc(choices.stem)):
+    if choices is None:
+        return []
+    stem = nfc(choices.stem)
+    excluded = _EXCLUDED.search(stem) is not None
+    if _NOT.search(stem) and not excluded:
         return []
     found = [f for f in fragments if not f.evidence.supporting][:READ]
     combos: dict[str, frozenset[str]] = {}
@@ -68,6 +89,8 @@ def chosen_option(question: str, fragments: list[Fragment], lang: str) -> list[D
     every = frozenset(label for label, _ in plain)
     combos = {label: every if covered == _EVERYTHING else covered & every for label, covered in combos.items()}
     stated = {s.label: s for s in (_stated(label, text, found) for label, text in plain) if s is not None}
+    if excluded:
+        return _left_out(plain, stated, lang) if not combos else []
     if not stated:
         return []
     named = set(stated)
@@ -92,6 +115,23 @@ def chosen_option(question: str, fragments: list[Fragment], lang: str) -> list[D
 
 
 _EVERYTHING = frozenset({"*"})
+
+
+def _left_out(plain: list[tuple[str, str]], stated: dict[str, _Stated], lang: str) -> list[DraftSentence]:
+    """A stem asking which option is *not* among what a provision lists ("không thuộc", "không bao gồm", "không phải
+    là", "is not one of"): the one option left out when every other is stated, all in one piece of evidence (one
+    provision's list). The answer says so and quotes the others where that provision states them."""
+    missing = [label for label, _ in plain if label not in stated]
+    if len(plain) < 3 or len(missing) != 1 or len({s.fragment.ref for s in stated.values()}) != 1:
+        return []
+    label = missing[0]
+    others = [stated[lab] for lab, _ in plain if lab in stated]
+    lead = LEFT_OUT.get(lang, LEFT_OUT["en"]).format(label, ", ".join(s.label for s in others))
+    first = others[0]
+    return [
+        DraftSentence(lead, [first.fragment.ref], quote_span=(first.start, first.end)),
+        *(DraftSentence(STATED.format(s.label, s.text), [s.fragment.ref], (s.start, s.end)) for s in others),
+    ]
 
 
 def _covers(text: str, others: list[str]) -> frozenset[str] | None:
