@@ -99,3 +99,22 @@ def test_a_value_is_stated_only_outside_enumerators_and_references() -> None:
     assert not states_value("duration", "(a) as referred to in Article 6(1)(a) of this Regulation.")
     assert states_value("duration", "The controller shall notify it not later than 72 hours after Article 33 applies.")
     assert states_value("yes_no", "Any sentence at all.")  # not a value question
+
+
+@pytest.mark.parametrize(
+    ("qtype", "sentence", "expected"),
+    [
+        (
+            "duration",
+            "Thời hạn tước một số quyền công dân là từ 01 năm đến 05 năm, kể từ ngày chấp hành xong.",
+            "từ 01 năm đến 05 năm",
+        ),
+        ("duration", "The ban lasts from 1 to 5 years after release.", "from 1 to 5 years"),
+        ("duration", "Notice must be given between 3 and 6 months before the end.", "between 3 and 6 months"),
+        ("amount", "Phạt tiền từ 50.000.000 đồng đến 200.000.000 đồng.", "từ 50.000.000 đồng đến 200.000.000 đồng"),
+        ("duration", "The insured must notify the company within 14 days of the loss.", "14 days"),
+    ],
+)
+def test_a_range_is_one_answer(qtype: str, sentence: str, expected: str) -> None:
+    """A range's upper end alone says less than the text: "từ 01 năm đến 05 năm" is the answer, not "05 năm"."""
+    assert [sentence[a:b] for a, b in answer_spans(qtype, sentence)] == [expected]

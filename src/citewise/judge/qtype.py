@@ -249,6 +249,8 @@ def answer_spans(qtype: str, sentence: str) -> list[tuple[int, int]]:
         spans = [(s, e) for s, e in spans if not (lead and s < lead.end())]
     if qtype == "amount":
         spans = [_widen_amount(folded, s, e) for s, e in spans]
+    if qtype in ("duration", "amount"):
+        spans = [_range_of(folded, s, e) for s, e in spans]
     merged: list[tuple[int, int]] = []
     for s, e in sorted(spans):
         if merged and s <= merged[-1][1] + 1:
@@ -256,6 +258,21 @@ def answer_spans(qtype: str, sentence: str) -> list[tuple[int, int]]:
         else:
             merged.append((s, e))
     return merged
+
+
+_RANGE_FROM = re.compile(
+    r"\b(?:tu|from|between)\s+\d+(?:[.,]\d+)*\s*(?:\(\d+\)\s*)?[^\W\d_]{0,12}(?:\s+[^\W\d_]{1,6})?"
+    r"\s*(?:\bden\b|\btoi\b|\bto\b|\band\b|–|-)\s*$",
+    re.I,
+)
+"""The first end of a range and its connector, just before a value: "từ 01 năm đến ", "from 1 to ", "between 3 and "."""
+
+
+def _range_of(folded: str, s: int, e: int) -> tuple[int, int]:
+    """The span of a value widened to the range it ends ("từ 01 năm đến 05 năm", "from 1 to 5 years"): a range's upper
+    end stated alone would say less than the text (the lower end is what the reader must also meet)."""
+    m = _RANGE_FROM.search(folded[max(0, s - 48) : s])
+    return (max(0, s - 48) + m.start(), e) if m else (s, e)
 
 
 def _marked_right(span: str) -> bool:
