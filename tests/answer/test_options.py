@@ -3,9 +3,13 @@ evidence states it; never guessed when the evidence does not decide."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import citewise
 from citewise.answer.extractive import ExtractiveGenerator
 from citewise.answer.options import chosen_option
 from citewise.answer.records import Fragment
+from citewise.index.embedder import Embedder
 from citewise.retrieve.records import Evidence
 from citewise.types import Chunk
 
@@ -101,3 +105,25 @@ def test_the_option_a_provision_leaves_out() -> None:
         _fragment("Điều 55. Dịch vụ thể thao.", 900, "d2"),
     ]
     assert chosen_option(question, split, "vi") == []
+
+
+def test_a_multiple_choice_question_answered_end_to_end(fresh_index: Path, embedder: Embedder) -> None:
+    """The sample travel rules list the assistance services: the one option they leave out is the answer, whatever the
+    judge makes of the stem read alone, and every other option is quoted where the rules state it."""
+    question = (
+        "Dịch vụ nào sau đây không thuộc dịch vụ hỗ trợ khẩn cấp của Đơn vị cứu trợ?\n"
+        "A. Tư vấn y tế qua điện thoại\nB. Giới thiệu cơ sở y tế và bảo lãnh viện phí\n"
+        "C. Tổ chức vận chuyển cấp cứu\nD. Cho thuê xe du lịch"
+    )
+    with citewise.open(index=fresh_index, embedder=embedder) as cw:
+        answer = cw.ask(question)
+    assert answer.outcome == "answered"
+    first = answer.sentences[0]
+    assert first.text.startswith("Phương án đúng là D:") and first.verdict.status == "supported"
+    quoted = [s.text for s in answer.sentences[1:4]]
+    assert quoted == [
+        "A. Tư vấn y tế qua điện thoại",
+        "B. Giới thiệu cơ sở y tế và bảo lãnh viện phí",
+        "C. Tổ chức vận chuyển cấp cứu",
+    ]
+    assert all(s.citations and s.verdict.status == "supported" for s in answer.sentences[1:4])

@@ -13,6 +13,7 @@ from typing import Any
 from citewise.answer.base import Generator, GeneratorError
 from citewise.answer.extractive import ExtractiveGenerator, names_a_conflict, states_figure_asked
 from citewise.answer.llama_local import LlamaCppGenerator
+from citewise.answer.options import chosen_option
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
 from citewise.assistant.records import (
     LOW_CONFIDENCE,
@@ -112,6 +113,10 @@ class Assistant:
         absent, names = self._premises(question, result, lang, judged)
         unknown = [n for n in names if not self.retriever.mentions(n)]
         unanswered = judged is not None and not judged.answers(threshold)
+        if unanswered and chosen_option(question, fragments, lang):
+            # a multiple-choice question whose options the evidence decides word for word is answered by it, though
+            # its stem read alone ("… không thuộc các trường hợp chấm dứt bảo lãnh?") looks unanswered to the judge
+            unanswered = False
         if unanswered or absent or unknown:
             reasons = [f"the sources do not mention {', '.join(unknown)}"] if unknown else []
             if judged is not None and unanswered:
