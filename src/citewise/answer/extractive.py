@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
-from citewise.answer.options import chosen_option
+from citewise.answer.options import chosen_option, option_stating
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
 from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
@@ -28,7 +28,6 @@ from citewise.judge.qtype import agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
 from citewise.lang import detect_language, fold, nfc
 from citewise.rates import other_rate
-from citewise.retrieve.choices import split_choices
 from citewise.retrieve.definitions import asked_term, defines
 from citewise.retrieve.wording import reworded
 from citewise.textmatch import (
@@ -172,21 +171,6 @@ _LIST_LEAD = re.compile(r"(?::|\b(?:the following|as follows|sau đây|bao gồm
 
 _PERCENT = re.compile(rf"(?<![a-z])(?:{PERCENT})(?![a-z])")
 """A percentage (``figures.PERCENT``), on folded lower-case text."""
-
-
-def _option_of(question: str, value: str) -> str | None:
-    """The label of the one option of a multiple-choice question that states ``value`` and nothing more ("A. 06
-    tháng" for "06 tháng"); None for a question without options, or when no option, or more than one, does."""
-    choices = split_choices(question)
-    if choices is None:
-        return None
-    key = _option_key(value)
-    labels = [label for label, text in choices.options if _option_key(text) == key]
-    return labels[0] if len(labels) == 1 else None
-
-
-def _option_key(text: str) -> str:
-    return " ".join(_WORD.findall(nfc(text).lower()))
 
 
 def _percent(text: str) -> set[str]:
@@ -769,7 +753,7 @@ class ExtractiveGenerator(Generator):
         templates = DIRECT["stated" if yes_no else kind]
         template = templates.get(lang, templates["en"])
         stated = " ".join(value.split())
-        label = _option_of(question, stated)
+        label = option_stating(question, stated)
         if label is not None:
             stated += OPTION.get(lang, OPTION["en"]).format(label)
         text = template.format(_in_sentence(stated) if kind == "party" else stated)

@@ -20,11 +20,12 @@ import re
 from dataclasses import dataclass
 
 from citewise.answer.records import DraftSentence, Fragment
+from citewise.judge.answerability import MAX_EVIDENCE
 from citewise.lang import nfc
 from citewise.retrieve.choices import split_choices
 
-READ = 4
-"""Pieces of found evidence an option is looked for in (as many as the judge reads)."""
+READ = MAX_EVIDENCE
+"""Pieces of found evidence an option is looked for in: as many as the judge reads."""
 CHOSEN = {"en": "The answer is option {}: {}.", "vi": "Phương án đúng là {}: {}."}
 """An option stated alone, named with its words (they are the quote's)."""
 CHOSEN_ALL = {"en": "The answer is option {}.", "vi": "Phương án đúng là {}."}
@@ -148,9 +149,25 @@ def _covers(text: str, others: list[str]) -> frozenset[str] | None:
     return _EVERYTHING if _EVERY.search(text) else None
 
 
+def option_stating(question: str, value: str) -> str | None:
+    """The label of the one option of a multiple-choice question that states ``value`` and nothing more ("A. 06
+    tháng" for "06 tháng"); None for a question without options, or when no option, or more than one, does."""
+    choices = split_choices(question)
+    if choices is None:
+        return None
+    want = _words(value)
+    labels = [label for label, text in choices.options if _words(text) == want]
+    return labels[0] if len(labels) == 1 else None
+
+
+def _words(text: str) -> list[str]:
+    """``text``'s words as options are matched: lower case, marks as typed, punctuation left out."""
+    return [w.lower() for w in _WORD.findall(nfc(text))]
+
+
 def _stated(label: str, text: str, fragments: list[Fragment]) -> _Stated | None:
     """Where the first of ``fragments`` states ``text`` word for word."""
-    want = [w.lower() for w in _WORD.findall(nfc(text))]
+    want = _words(text)
     if len(want) < 2:
         return None
     for f in fragments:
