@@ -240,6 +240,13 @@ _YES_NO = re.compile(
 HOW_QUICKLY = ("duration", re.compile(r"\b(how (?:quickly|fast|soon))\b"))
 """"How quickly must the controller rectify ...", "how fast must they tell the regulator?": a time limit asked for."""
 
+_PAID = r"(?:boi thuong|chi tra|tra|thanh toan|den bu|den|hoan lai|hoan tra|ho tro|phat|dong|nop|chi phi|tien)"
+"""Words of money before "bao nhiêu": "được bồi thường bao nhiêu?", "phải trả bao nhiêu?", "bị phạt bao nhiêu?" ask for
+an amount, as "bao nhiêu tiền" does (a bare "bao nhiêu" asks for a number: "được bồi thường bao nhiêu" was answered
+"Thời hạn là 24 giờ")."""
+_COUNTED = r"(?:lan|nguoi|cai|chiec|mon|khoan|dot|ky|muc|loai|truong hop|ngay|gio|thang|nam|tuan|phut)"
+"""What "bao nhiêu" counts when it names it: "bồi thường bao nhiêu lần" asks how many times."""
+
 _INVERTED = r"(?:is|are|was|were|do|does|did|must|should|can|could|will|would|shall|may|might|has|have|had)(?:n['’]t)?"
 _WH = r"(?:who|whom|whose|what|which|how|where|why)"
 
@@ -279,7 +286,8 @@ _Q: list[tuple[str, re.Pattern[str]]] = [
     ("amount", re.compile(r"\b(how much|what (?:is |are |was )?(?:the )?(?:maximum |minimum |total |highest |lowest )?"
                           r"(?:amount|fee|fine|premium|deductible|limit|percentage|rate|sum|cost|price|excess)"
                           r"|(?:maximum|minimum) (?:amount|sum|benefit|payment|limit|fine)|bao nhieu tien|muc phi|so tien|muc phat|ty le|phi bao hiem|muc boi thuong"
-                          r"|muc toi da|muc toi thieu|bao nhieu phan tram)\b")),
+                          r"|muc toi da|muc toi thieu|bao nhieu phan tram"
+                          rf"|{_PAID} (?:(?:toi da|toi thieu|tat ca|tong cong|la|duoc|het) )?bao nhieu(?! {_COUNTED}))\b")),
     ("number", re.compile(r"\b(how many|bao nhieu|may)\b")),
     ("date", re.compile(rf"\b({_asking('when')}|what date|by when|from when|since when|until when|khi nao|bao gio|luc nao"
                         r"|ngay nao|tu khi nao|tu ngay nao|thoi diem nao|ke tu khi nao)\b")),

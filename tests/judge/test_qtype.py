@@ -61,6 +61,13 @@ from citewise.judge.qtype import VALUE_TYPES, answer_spans, holds_answer_type, q
         ("How soon after the decision may a provider request reassessment?", "duration"),
         ("Must the firm act quickly?", "yes_no"),
         ("Nếu người được bảo hiểm tự tử thì trong thời hạn bao lâu doanh nghiệp không phải trả tiền?", "duration"),
+        # "bao nhiêu" after a word of money asks how much; after a counted thing, how many
+        ("Tôi bị mất hộ chiếu ở nước ngoài thì được bồi thường bao nhiêu?", "amount"),
+        ("Mất vali ở sân bay nước ngoài thì được đền tối đa bao nhiêu?", "amount"),
+        ("Không mua bảo hiểm bắt buộc xe máy thì bị phạt bao nhiêu?", "amount"),
+        ("Một năm được bồi thường bao nhiêu lần?", "number"),
+        ("Có bao nhiêu người được hưởng thừa kế?", "number"),
+        ("Phải đóng bao nhiêu năm thì được nhận lương hưu?", "duration"),
     ],
 )
 def test_question_types(question: str, expected: str) -> None:
