@@ -81,6 +81,38 @@ def test_the_words_every_row_shares_with_the_first_header_cell_name_no_row() -> 
     assert find_cell(fingerprint, retention, ["duration"], min_row_words=2) is None
 
 
+def test_whether_something_is_covered_is_answered_only_by_its_own_row() -> None:
+    """Asked whether a cancelled flight is paid for, the answer opened with the delayed-flight row's sum; asked about
+    termites in a wooden door, with the sum insured of wooden-frame houses. A yes/no question names a row only when it
+    names all of it, or all of one of the alternatives the row lists."""
+    limits = (
+        "Quyền lợi bảo hiểm | Số tiền bảo hiểm tối đa (đồng) | Mức khấu trừ (đồng)\n"
+        "Chuyến bay bị trì hoãn | 5.000.000 | Không áp dụng\n"
+        "Hủy, rút ngắn chuyến đi | 50.000.000 | Không áp dụng\n"
+        "Nhà khung gỗ, mái lá hoặc mái tôn | 1.000.000.000 | 2.000.000\n"
+    )
+    kinds = ["amount", "number"]
+    for neighbour in (
+        "Bảo hiểm du lịch có chi trả khi tôi bị hủy chuyến bay do bão không?",
+        "Cửa gỗ nhà tôi bị mối ăn hỏng hết, bảo hiểm có trả tiền sửa không?",
+    ):
+        assert find_cell(neighbour, limits, kinds, 2, "vi") is None, neighbour
+    delay = find_cell("Chuyến bay bị trì hoãn có được bồi thường không?", limits, kinds, 2, "vi")
+    assert delay is not None and delay.value == "5.000.000"
+    # one alternative of the row named wholly: the row is named
+    roof = find_cell("Nhà mái lá có được bảo hiểm không?", limits, kinds, 2, "vi")
+    assert roof is not None and roof.value == "1.000.000.000"
+    theft = "Cover | Limit (USD)\nLoss or theft of baggage | 2,500\nTravel delay | 200\n"
+    assert find_cell("Is theft of baggage covered?", theft, ["amount"], 1, "en") is not None
+    assert find_cell("Is a delayed connection covered if my baggage is late?", theft, ["amount"], 1, "en") is None
+    for trip in ("Rút ngắn chuyến đi có được bồi thường không?", "Bảo hiểm có chi trả khi hủy chuyến đi không?"):
+        cut_short = find_cell(trip, limits, kinds, 2, "vi")  # "hủy" shares the object of "rút ngắn chuyến đi"
+        assert cut_short is not None and cut_short.value == "50.000.000", trip
+    # a question for a value may name a row in part, as before ("hủy" alone is no alternative of its own)
+    cancelled = find_cell("Hủy chuyến đi được trả tối đa bao nhiêu?", limits, kinds, 2, "vi")
+    assert cancelled is not None and cancelled.value == "50.000.000"
+
+
 def test_a_column_named_in_spoken_words_is_named() -> None:
     """A policyholder's "what I pay myself" is the excess (the policy's own definition): with the question's
     language, its spoken forms count in the provisions' wording (retrieve/wording.py)."""

@@ -32,6 +32,27 @@ ROW_SHARE = 1 / 3
 tôi rút lại sự đồng ý, doanh nghiệp phải ngừng xử lý dữ liệu trong bao lâu?" shares only "dữ liệu" with the row
 "Dữ liệu phục vụ tiếp thị" of a table of retention periods, which does not say when processing stops."""
 
+_LINKS = frozenset({"bi", "duoc", "hoac", "va", "voi", "cua", "cho", "do", "cac", "nhung", "or", "and", "of", "for"})
+"""Keys of a row label's linking words, which a question naming the row need not repeat ("Chuyến bay *bị* trì hoãn")."""
+
+_ALTERNATIVES = re.compile(r",|;|/|\b(?:or|hoặc|hoac)\b", re.I)
+
+
+def _names_row(label: str, asked: frozenset[str], min_words: int) -> bool:
+    """Whether a yes/no question names a row wholly: every topic word of the label, or of one of the alternatives it
+    lists ("Loss or theft of baggage", "Lũ lụt, ngập nước"), linking words aside. An alternative shorter than
+    ``min_words`` shares the last one's object: "Hủy, rút ngắn chuyến đi" lists "hủy chuyến đi" and "rút ngắn chuyến
+    đi". "Có chi trả khi bị hủy chuyến bay do bão không?" names neither that row nor "Chuyến bay bị trì hoãn" (delay),
+    and "Cửa gỗ nhà tôi bị mối ăn …" does not name "Nhà khung gỗ, mái lá hoặc mái tôn"."""
+    parts = [p.split() for p in [label, *_ALTERNATIVES.split(label)] if p.strip()]
+    last = parts[-1]
+    for words in parts:
+        named = [words] if len(words) >= min_words else [words + last[-k:] for k in range(1, len(last))]
+        if any((keys := topic_keys(" ".join(w)) - _LINKS) and keys <= asked for w in named):
+            return True
+    return False
+
+
 _DEDUCTIBLE = re.compile(r"\b(?:excess(?:es)?|deductibles?|franchise|mức khấu trừ|khấu trừ|miễn thường)\b", re.I)
 """Words naming the part of a claim the insured bears: such a column answers only a question that names it."""
 
@@ -119,6 +140,7 @@ def find_cell(question: str, text: str, kinds: list[str], min_row_words: int = 1
     if not topic_keys(question) or question_type(question) not in TABLE_TYPES:
         return None
     asked, deductible = _asked(question, lang)
+    yes_no = question_type(question) == "yes_no"
     for table in tables(text):
         header, rows = table[0], table[1:]
 
@@ -134,6 +156,8 @@ def find_cell(question: str, text: str, kinds: list[str], min_row_words: int = 1
             label = topic_keys(cell(row, 0))
             if not (label & asked) - generic:
                 continue
+            if yes_no and not _names_row(cell(row, 0), asked, min_row_words):
+                continue  # whether something is covered: a row of a neighbouring thing has a figure, not the answer
             shared = len(label & asked)
             if shared and shared >= min(min_row_words, len(label)):
                 named.append((shared, row))
