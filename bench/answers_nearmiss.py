@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 import citewise
-from citewise.answer.extractive import CONFLICT, DIRECT
+from citewise.answer.extractive import CONFLICT, CONFLICT_DOCS, DIRECT
 from citewise.evaluate import benchsets
 from citewise.evaluate.benchsets import BenchSet
 from citewise.evaluate.metrics import percentile
@@ -54,7 +54,10 @@ OUTCOMES = ("answered", "no_direct_answer", "refused")
 _DIRECT = re.compile(
     "|".join(
         re.escape(t.split("{")[0])
-        for t in [*(t for by_lang in DIRECT.values() for t in by_lang.values()), *(c[0] for c in CONFLICT.values())]
+        for t in [
+            *(t for by_lang in DIRECT.values() for t in by_lang.values()),
+            *(c[0] for table in (CONFLICT, CONFLICT_DOCS) for c in table.values()),
+        ]
     )
 )
 """The opening of the extractive answer's templated direct statement (``answer.extractive`` templates)."""

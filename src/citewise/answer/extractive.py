@@ -83,13 +83,21 @@ CONFLICT = {
     "vi": ("Các tài liệu nêu số liệu khác nhau: một điều khoản nêu {}.", "Điều khoản khác nêu {}."),
 }
 """The two sentences stating conflicting figures, each cited to its own span."""
+CONFLICT_DOCS = {
+    "en": ("The documents give different figures: one states {}.", "Another document states {}."),
+    "vi": ("Các tài liệu nêu số liệu khác nhau: một tài liệu nêu {}.", "Tài liệu khác nêu {}."),
+}
+"""The same when the two figures come from two documents (two policies of one insurer, a law and a decree): the
+figures may belong to two products rather than contradict each other, and the citations say which is which."""
 OPTION = {"en": " (option {})", "vi": " (phương án {})"}
 """Said after a direct statement's value when it is, word for word, one of a multiple-choice question's options."""
 
 
 def names_a_conflict(sentence: str) -> bool:
     """Whether ``sentence`` is the opening of a stated conflict of figures (``CONFLICT``)."""
-    return sentence.startswith(tuple(first.split("{")[0] for first, _ in CONFLICT.values()))
+    return sentence.startswith(
+        tuple(first.split("{")[0] for table in (CONFLICT, CONFLICT_DOCS) for first, _ in table.values())
+    )
 
 
 RIVALS = 0.45
@@ -743,12 +751,12 @@ class ExtractiveGenerator(Generator):
         rivals = [v for v in (self._value(question, c, kinds) for c in (pool or []) if c is not best) if v is not None]
         for other_kind, other, cand, other_start in [*found[1:], *rivals]:
             if other_kind == kind and other != value and _same_statement(question, lang, best, cand, value, other):
-                first, second = CONFLICT[lang if lang in CONFLICT else "en"]
+                two_docs = best.fragment.evidence.chunk.doc_id != cand.fragment.evidence.chunk.doc_id
+                pair = (CONFLICT_DOCS if two_docs else CONFLICT)[lang if lang in CONFLICT else "en"]
+                first, second = (t.format(" ".join(v.split())) for t, v in zip(pair, (value, other), strict=True))
                 return [
-                    DraftSentence(first.format(value), [best.fragment.ref], quote_span=(start, start + len(value))),
-                    DraftSentence(
-                        second.format(other), [cand.fragment.ref], quote_span=(other_start, other_start + len(other))
-                    ),
+                    DraftSentence(first, [best.fragment.ref], quote_span=(start, start + len(value))),
+                    DraftSentence(second, [cand.fragment.ref], quote_span=(other_start, other_start + len(other))),
                 ]
         templates = DIRECT["stated" if yes_no else kind]
         template = templates.get(lang, templates["en"])
