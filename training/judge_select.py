@@ -55,7 +55,7 @@ def score_questions(fast: FeatureJudge, clf: PairClassifier, qs: list[jp.Questio
         passages = [Passage(p) for p in q.context.split("\n") if p.strip()]
         _, cands = fast.candidates(q.question, passages, q.lang)
         top = cands[:TOP_MAX]
-        pair = clf.score_pairs(q.question, [c.text for c in top]) if top else []
+        pair = clf.score_pairs(q.question, [c.reading for c in top]) if top else []
         qtype = question_type(q.question)
         typed = [states_value(qtype, c.text) for c in top]
         rows.append(

@@ -10,9 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 import citewise
+from citewise.chunk.sentences import lead_ins, sentence_spans
 from citewise.cli import app
 from citewise.index.embedder import Embedder
-from citewise.judge.answerability import FeatureJudge
+from citewise.judge.answerability import FeatureJudge, candidate_sentences, reading
 from citewise.judge.pair import available
 from citewise.judge.records import Passage
 from citewise.serve.audit import AuditLog
@@ -35,6 +36,39 @@ def test_the_fast_tier_finds_the_sentence_and_the_duration_in_it() -> None:
     assert span.answer_start is not None and span.answer_end is not None
     assert span.text[span.answer_start : span.answer_end] == "14 days"
     assert 0.0 <= judged.score <= 1.0 and judge.threshold("en") > 0 and judge.threshold("vi") > 0
+
+
+COVER = (
+    "2.1 Buildings\n"
+    "We will pay for loss of or damage to the buildings caused by any of the following events:\n"
+    "(a) fire, smoke, lightning, explosion or earthquake;\n"
+    "(f) subsidence, heave or landslip of the site on which the buildings stand;\n"
+    "If the home cannot be lived in, we will pay for alternative accommodation.\n"
+)
+CLAUSES = (
+    "1. Công ty bồi thường trong các trường hợp sau đây:\na) Cháy;\nb) Nổ;\n2. Công ty không bồi thường khi cố ý.\n"
+)
+
+
+def test_a_list_item_is_read_after_its_lead_in_when_it_names_what_is_asked() -> None:
+    spans = sentence_spans(COVER)
+    led = [COVER[slice(*spans[i])] if i is not None else None for i in lead_ins(COVER, spans)]
+    assert (
+        led[2] == led[3] == "We will pay for loss of or damage to the buildings caused by any of the following events:"
+    )
+    assert led[0] is None and led[1] is None and led[4] is None  # the sentence after the list is no item
+    spans = sentence_spans(CLAUSES)
+    assert lead_ins(CLAUSES, spans) == [None, 0, 0, None]  # clause 2 is not an item of clause 1's list
+    item, lead = next((s, lead) for *_, s, _, lead in candidate_sentences([Passage(COVER)]) if s.startswith("(f)"))
+    assert reading("Does the policy cover subsidence?", item, lead) == f"{lead} {item}"
+    # an item sharing nothing with the question that its lead-in does not already hold is read alone
+    assert reading("Will you pay for damage to the buildings?", item, lead) == item
+    # so is an item under a lead-in stating a figure of the kind asked for: the figure is the lead-in's, not the item's
+    notice = "We may cancel this policy by sending at least 30 days' written notice, where there is a reason such as:"
+    fraud = "(b) a fraudulent claim, in which case cancellation may take effect immediately;"
+    asked = "How long do I have to send the claim form?"
+    assert reading(asked, fraud, notice, "duration") == fraud
+    assert reading(asked, fraud, notice) == f"{notice} {fraud}"
 
 
 def test_no_direct_answer_lists_the_closest_provisions_everywhere(fresh_index: Path, embedder: Embedder) -> None:

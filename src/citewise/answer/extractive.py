@@ -21,7 +21,7 @@ from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.options import chosen_option, option_stating
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
-from citewise.chunk.sentences import PROVISION_WORD, sentence_spans
+from citewise.chunk.sentences import LIST_ITEM, NUMBERED_ITEM, PROVISION_WORD, sentence_spans
 from citewise.figures import PERCENT
 from citewise.judge.premise import without_conditions
 from citewise.judge.qtype import agent_spans, answer_spans, question_type
@@ -362,12 +362,12 @@ def list_end(text: str, end: int, limit: int = 1200) -> int:
     taken = 0
     listed = False  # items marked ("(a)", "b)", "-") or closed by ";": a full stop then ends the list
     # "... đối với:" then "1. ...", "2. ...": numbered lines are the list's items, not the next clause
-    item = _NUMBERED if lines and _FIRST_NUMBER.match(lines[0]) else _ITEM
+    item = NUMBERED_ITEM if lines and _FIRST_NUMBER.match(lines[0]) else LIST_ITEM
     for i, line in enumerate(lines):
         if (
             not line.strip()
             or addresses_the_assistant(line)
-            or (item is _ITEM and re.match(r"\s*\d+\.\s", line))
+            or (item is LIST_ITEM and re.match(r"\s*\d+\.\s", line))
             or re.match(r"\s*(?:Điều\s|Article\s|Section\s|\d+(?:\.\d+)+\s)", line)
         ):
             break
@@ -380,9 +380,6 @@ def list_end(text: str, end: int, limit: int = 1200) -> int:
     return min(len(text), pos + taken) if taken else end
 
 
-_ITEM = re.compile(r"\s*(?:\(?[a-zđ]{1,2}\)|\(?[ivx]{1,4}\)|\d{1,2}\)|[-–•·*])\s")
-"""A list item's marker at the start of a line: "(a)", "b)", "(iv)", "2)", "-", "•"."""
-_NUMBERED = re.compile(r"\s*\d{1,2}[.)]\s")
 _FIRST_NUMBER = re.compile(r"\s*1[.)]\s")
 
 

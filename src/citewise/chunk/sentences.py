@@ -140,3 +140,42 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         if e > s:
             out.append((s, e))
     return out
+
+
+LIST_ITEM = re.compile(r"\s*(?:\(?[a-zđ]{1,2}\)|\(?[ivx]{1,4}\)|\d{1,2}\)|[-–•·*])\s")
+"""A list item's marker at the start of a line: "(a)", "b)", "(iv)", "2)", "-", "•"."""
+NUMBERED_ITEM = re.compile(r"\s*\d{1,2}[.)]\s")
+"""A numbered line: an item of a list led into by a colon ("… sau đây:" then "1. …"), else a clause."""
+_LEAD_IN = re.compile(r":\s*$")
+
+
+def _marker_kind(sentence: str) -> str | None:
+    if NUMBERED_ITEM.match(sentence):
+        return "number"
+    m = LIST_ITEM.match(sentence)
+    if m is None:
+        return None
+    return "mark" if m.group(0).strip()[0] in "-–•·*" else "letter"
+
+
+def lead_ins(text: str, spans: list[tuple[int, int]]) -> list[int | None]:
+    """For each sentence span of ``text`` (``sentence_spans``' order), the index of the sentence that leads into
+    it when it is an item of a list ("We will pay for … caused by any of the following events:" for "(f)
+    subsidence, heave or landslip …;"), else None. A list is the run of sentences after a lead-in ending with a
+    colon that open with the same kind of marker as its first ("(a)", "b)", "1.", "-"); anything else ends it, so
+    the "2." of the next clause after "1. … sau đây: a) …; b) …" is no item of clause 1's list."""
+    out: list[int | None] = []
+    lead: int | None = None
+    kind: str | None = None
+    for i, (s, e) in enumerate(spans):
+        sentence = text[s:e]
+        marker = _marker_kind(sentence)
+        if lead is not None and marker is not None and kind in (None, marker):
+            kind = marker
+            out.append(lead)
+        else:
+            out.append(None)
+            lead, kind = None, None
+        if _LEAD_IN.search(sentence):
+            lead, kind = i, None
+    return out

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from citewise.chunk.sentences import sentence_spans
+from citewise.chunk.sentences import lead_ins, sentence_spans
 from citewise.judge.features import FEATURES, pair_features
 from citewise.judge.premise import absent_premises, unmentioned
 from citewise.judge.qtype import VALUE_TYPES, answer_spans, question_type, states_value
@@ -28,6 +28,7 @@ from citewise.lang import detect_language
 from citewise.registry import Registry
 from citewise.retrieve.choices import stem
 from citewise.retrieve.records import Evidence
+from citewise.textmatch import topic_keys
 from citewise.trees import Forest, Tree, load_model
 
 if TYPE_CHECKING:
@@ -49,6 +50,12 @@ class Candidate:
     end: int
     text: str
     score: float
+    read: str = ""
+    """What the tiers read when it is more than the sentence: a list item after its lead-in."""
+
+    @property
+    def reading(self) -> str:
+        return self.read or self.text
 
 
 class PairScorer(Protocol):
@@ -101,19 +108,49 @@ def passage_of(e: Evidence) -> Passage:
     return Passage(e.chunk.body, e.chunk.char_start, e.chunk.header)
 
 
-def candidate_sentences(passages: Sequence[Passage]) -> list[tuple[int, int, int, str, str]]:
-    """(passage index, start, end in Document.text, sentence, context) of every judged sentence,
-    headings and table rules left out."""
-    out: list[tuple[int, int, int, str, str]] = []
+LEAD_IN_WORDS = 40
+"""A lead-in read before its list item is cut to its first words beyond this length (the pair classifier reads 160
+tokens: the item must fit after it)."""
+
+
+LEAD_IN_KEYS = 2
+"""Topic words a lead-in must hold to be read before its items."""
+
+
+def candidate_sentences(passages: Sequence[Passage]) -> list[tuple[int, int, int, str, str, str]]:
+    """(passage index, start, end in Document.text, sentence, context, lead-in) of every judged sentence, headings and
+    table rules left out; the lead-in is that of the list the sentence is an item of ("" when none), cut to its
+    first ``LEAD_IN_WORDS`` words."""
+    out: list[tuple[int, int, int, str, str, str]] = []
     for i, p in enumerate(passages):
         text, base = p.text, p.char_start
         context = f"{p.header} {text}"
-        for s, t in sentence_spans(text):
-            sentence = text[s:t]
+        spans = sentence_spans(text)
+        for (s, t), lead in zip(spans, lead_ins(text, spans), strict=True):
+            sentence = " ".join(text[s:t].split())
             if len(sentence.split()) < 3 or set(sentence) <= set("|-: \n"):
                 continue
-            out.append((i, base + s, base + t, " ".join(sentence.split()), context))
+            led = ""
+            if lead is not None:
+                words = text[slice(*spans[lead])].split()
+                led = " ".join(words) if len(words) <= LEAD_IN_WORDS else " ".join(words[:LEAD_IN_WORDS]) + " …:"
+            out.append((i, base + s, base + t, sentence, context, led))
     return out
+
+
+def reading(question: str, sentence: str, lead_in: str, qtype: str = "") -> str:
+    """What the tiers judge of a sentence: a list item after its lead-in when the item names something the question
+    asks about that the lead-in does not ("(f) subsidence, heave or landslip …;" under "We will pay for loss of or
+    damage to the buildings caused by any of the following events …:", asked "Does the policy cover subsidence?"), as
+    a lawyer reads it; else the sentence alone (an item under a lead-in that holds all it shares with the question,
+    "(a) non-payment of premium …" under "We may cancel this policy … such as:", asked "Can I cancel and get my money
+    back?", would read as relevant as its lead-in; a lead-in with fewer than ``LEAD_IN_KEYS`` topic words)."""
+    led = topic_keys(lead_in)
+    if len(led) < LEAD_IN_KEYS:
+        return sentence  # "You must then:" says nothing an item needs
+    if qtype in VALUE_TYPES and states_value(qtype, lead_in):
+        return sentence  # the lead-in's own figure ("by sending at least 30 days' notice … such as:") is no item's
+    return f"{lead_in} {sentence}" if (topic_keys(question) & topic_keys(sentence)) - led else sentence
 
 
 class FeatureJudge(AnswerabilityJudge):
@@ -138,13 +175,25 @@ class FeatureJudge(AnswerabilityJudge):
         z = self.base + self.rate * self.forest.predict_sum(rows)
         return np.asarray(1.0 / (1.0 + np.exp(-z)))
 
+    def scores(self, question: str, qtype: str, sentences: Sequence[tuple[str, str]], lang: str) -> list[float]:
+        """The fast tier's score of each (sentence, context)."""
+        rows = np.array([pair_features(question, qtype, t, ctx, lang) for t, ctx in sentences], dtype=np.float64)
+        return [float(p) for p in self.probabilities(rows.reshape(len(sentences), len(FEATURES)))]
+
     def candidates(self, question: str, passages: Sequence[Passage], lang: str) -> tuple[str, list[Candidate]]:
         """The question's type and every judged sentence with its fast-tier score, best first."""
         qtype = question_type(question)
-        raw = candidate_sentences(passages)
-        rows = np.array([pair_features(question, qtype, s, ctx, lang) for _, _, _, s, ctx in raw], dtype=np.float64)
-        probs = self.probabilities(rows.reshape(len(raw), len(FEATURES)))
-        cands = [Candidate(i, a, b, s, float(p)) for (i, a, b, s, _), p in zip(raw, probs, strict=True)]
+        raw = [
+            (i, a, b, s, ctx, reading(question, s, lead, qtype))
+            for i, a, b, s, ctx, lead in candidate_sentences(passages)
+        ]
+        alone = self.scores(question, qtype, [(s, ctx) for *_, s, ctx, _ in raw], lang)
+        # an item read after its lead-in scores the better of its two readings: the trees were trained on sentences
+        led = iter(self.scores(question, qtype, [(r, ctx) for *_, s, ctx, r in raw if r != s], lang))
+        cands = [
+            Candidate(i, a, b, s, max(p, next(led)), r) if r != s else Candidate(i, a, b, s, p)
+            for (i, a, b, s, _, r), p in zip(raw, alone, strict=True)
+        ]
         cands.sort(key=lambda c: -c.score)
         return qtype, cands
 
@@ -207,14 +256,14 @@ class TieredJudge(AnswerabilityJudge):
         return Answerability(float(combined[k]), span_of(chosen[k], qtype), qtype, "pair", scores)
 
     def _read(self, question: str, chosen: Sequence[Candidate], sure: float | None) -> tuple[list[float], list[float]]:
-        """The pair classifier's scores of the chosen sentences, and those scores mixed with the fast tier's:
-        all in one call, or with ``sure`` one at a time until one reaches it."""
+        """The pair classifier's scores of the chosen sentences (as ``Candidate.reading``), and those scores mixed
+        with the fast tier's: all in one call, or with ``sure`` one at a time until one reaches it."""
         if sure is None:
-            pair_scores = self.pair.score_pairs(question, [c.text for c in chosen])
+            pair_scores = self.pair.score_pairs(question, [c.reading for c in chosen])
             return pair_scores, [self._mixed(p, c) for p, c in zip(pair_scores, chosen, strict=True)]
         pair_scores, combined = [], []
         for c in chosen:
-            pair_scores += self.pair.score_pairs(question, [c.text])
+            pair_scores += self.pair.score_pairs(question, [c.reading])
             combined.append(self._mixed(pair_scores[-1], c))
             if combined[-1] >= sure:
                 break
