@@ -626,6 +626,24 @@ def test_a_coverage_question_quotes_the_item_with_the_lead_in_stating_the_cover(
     assert all(not s.text.startswith("The following words") for s in defined.sentences)
 
 
+def test_a_question_for_a_percentage_is_answered_with_the_percentage() -> None:
+    # a policies dev question: "USD 400" (the yearly cap) was stated for "what percentage"
+    text = "We will refund 75% of the cost of routine dental check-ups, hygienist visits and fillings, up to USD 400 in each benefit year."
+    asked = ExtractiveGenerator().generate(
+        "What percentage of a dental check-up do you refund?", [_fragment(text)], "en"
+    )
+    assert asked.sentences[0].text == "The amount is 75%."
+    cap = ExtractiveGenerator().generate(
+        "What is the maximum amount you refund for dental check-ups each year?", [_fragment(text)], "en"
+    )
+    assert cap.sentences[0].text == "The amount is USD 400."
+    vi = "Công ty chi trả 80% chi phí khám răng định kỳ, tối đa 2.000.000 đồng mỗi năm."
+    rate = ExtractiveGenerator().generate(
+        "Tỷ lệ chi trả chi phí khám răng là bao nhiêu?", [_fragment(vi, lang="vi")], "vi"
+    )
+    assert rate.sentences[0].text.endswith("80%.")
+
+
 def test_a_figure_borrowed_from_another_provision_is_not_stated_from_there() -> None:
     # "the 30 days required by paragraph (a)" is paragraph (a)'s time limit; the sentence says what follows when it is
     # missed, so its 30 days is no answer to how fast a claim is paid: the settlement sentence's period is

@@ -181,8 +181,12 @@ _PERCENT = re.compile(rf"(?<![a-z])(?:{PERCENT})(?![a-z])")
 """A percentage (``figures.PERCENT``), on folded lower-case text."""
 
 
-def _percent(text: str) -> set[str]:
-    return {"%"} if _PERCENT.search(fold(text).lower()) else set()
+_ASKS_PERCENT = re.compile(rf"(?<![a-z])(?:{PERCENT}|percentages?|ty le)(?![a-z])")
+"""A question asking for a percentage: "what percentage …", "tỷ lệ … là bao nhiêu" (folded lower-case)."""
+
+
+def _percent(text: str, asked: bool = False) -> set[str]:
+    return {"%"} if (_ASKS_PERCENT if asked else _PERCENT).search(fold(text).lower()) else set()
 
 
 def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int]:
@@ -192,7 +196,7 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
     one whose clause says most of what the question asks ("settle ... within 15 business days of receiving the
     documents" over "return the documents within 60 days" in one list of time limits)."""
     value = text[span[0] : span[1]]
-    asked = {u.lower().rstrip("s") for u in _UNIT.findall(question)} | _percent(question)
+    asked = {u.lower().rstrip("s") for u in _UNIT.findall(question)} | _percent(question, asked=True)
     units = {u.lower().rstrip("s") for u in _UNIT.findall(value)} | _percent(value)
     topic = _topic(question)
     near = len(topic & _keys(_left(text, span[0], NEAR_REACH)))
