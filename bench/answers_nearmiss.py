@@ -32,6 +32,7 @@ import numpy as np
 
 import citewise
 from citewise.answer.extractive import CONFLICT, CONFLICT_DOCS, DIRECT
+from citewise.answer.options import CHOSEN, CHOSEN_ALL, LEFT_OUT
 from citewise.evaluate import benchsets
 from citewise.evaluate.benchsets import BenchSet
 from citewise.evaluate.metrics import percentile
@@ -57,10 +58,12 @@ _DIRECT = re.compile(
         for t in [
             *(t for by_lang in DIRECT.values() for t in by_lang.values()),
             *(c[0] for table in (CONFLICT, CONFLICT_DOCS) for c in table.values()),
+            *(t for table in (CHOSEN, CHOSEN_ALL, LEFT_OUT) for t in table.values()),
         ]
     )
 )
-"""The opening of the extractive answer's templated direct statement (``answer.extractive`` templates)."""
+"""The opening of the extractive answer's templated direct statement (``answer.extractive`` templates; a multiple-choice
+option named, ``answer.options``)."""
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 TARGET = 0.82
 """Share of answerable dev questions still answered end to end at the chosen threshold (the target is 0.80 on
