@@ -644,6 +644,32 @@ def test_a_question_for_a_percentage_is_answered_with_the_percentage() -> None:
     assert rate.sentences[0].text.endswith("80%.")
 
 
+def test_the_figure_of_a_case_the_question_does_not_name_is_not_its_answer() -> None:
+    # the sample home rules: an advance on large losses (clause 3) is no answer to how long a settlement takes
+    advance = (
+        "3. Đối với tổn thất ước tính từ 100.000.000 đồng trở lên, theo đề nghị của Người được bảo hiểm, Công ty tạm "
+        "ứng 50% số tiền bồi thường ước tính trong thời hạn 07 ngày làm việc kể từ ngày lập biên bản giám định."
+    )
+    asked = ExtractiveGenerator().generate(
+        "Bao lâu thì công ty trả tiền bồi thường?", [_fragment(advance, lang="vi")], "vi"
+    )
+    assert not asked.sentences[0].text.startswith("Thời hạn là")
+    named = ExtractiveGenerator().generate(
+        "Tổn thất từ 100.000.000 đồng trở lên thì bao lâu được tạm ứng?", [_fragment(advance, lang="vi")], "vi"
+    )
+    assert named.sentences[0].text == "Thời hạn là 07 ngày làm việc."
+    flood = "2. Đối với tổn thất do lũ lụt, ngập nước, mức khấu trừ không thấp hơn 5.000.000 đồng mỗi vụ tổn thất."
+    home = "[Quy tắc bảo hiểm nhà ở] Điều 11. Mức khấu trừ"
+    own = ExtractiveGenerator().generate(
+        "Nhà bị ngập lụt thì mức khấu trừ là bao nhiêu?", [_fragment(flood, header=home, lang="vi")], "vi"
+    )
+    assert own.sentences[0].text == "Mức tiền là 5.000.000 đồng."
+    general = ExtractiveGenerator().generate(
+        "Mức khấu trừ là bao nhiêu?", [_fragment(flood, header=home, lang="vi")], "vi"
+    )
+    assert not general.sentences[0].text.startswith("Mức tiền là")  # the flood case's figure is not the deductible
+
+
 def test_a_figure_borrowed_from_another_provision_is_not_stated_from_there() -> None:
     # "the 30 days required by paragraph (a)" is paragraph (a)'s time limit; the sentence says what follows when it is
     # missed, so its 30 days is no answer to how fast a claim is paid: the settlement sentence's period is

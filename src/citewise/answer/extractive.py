@@ -276,6 +276,28 @@ _BORROWED = re.compile(
 """What follows a figure taken from another provision, read from its end: "... required by paragraph (a)", "...
 under Article 33", "... quy định tại khoản 1 Điều này". Not after a comma: "within 30 days, as required by Section 4"
 states the duty with its figure and says where it is set."""
+_CASE = re.compile(
+    r"^\s*(?:\(?[a-zđ0-9]{1,3}[.)]\s+)?(?:đối với|trường hợp|nếu|if|where|in the case of|in case of|in the event of)\s"
+    r"(?P<case>[^,;]{1,200}),",
+    re.I,
+)
+"""A sentence opening with the case it is about, up to its first comma: "3. Đối với tổn thất ước tính từ 100.000.000
+đồng trở lên, …", "If the home is unoccupied for more than 60 days, …"."""
+
+
+def _case_not_asked(question: str, text: str) -> bool:
+    """Whether ``text`` states a rule for a case the question says nothing of: its figure is that case's, not the
+    answer. "Bao lâu thì công ty trả tiền bồi thường?" was answered "Thời hạn là 07 ngày làm việc." from "3. Đối với
+    tổn thất ước tính từ 100.000.000 đồng trở lên, … Công ty tạm ứng 50% … trong thời hạn 07 ngày làm việc" (an
+    advance on large losses); the settlement period is clause 1's. A question naming the case ("Nhà bị ngập lụt thì
+    … tự chịu bao nhiêu?" of "Đối với tổn thất do lũ lụt, …") is answered from it."""
+    m = _CASE.match(text)
+    if m is None:
+        return False
+    case = _keys(m.group("case"))
+    return not any(_topic(q) & case for q in _wordings(question))
+
+
 _CHANGE = re.compile(
     r"(?:\b(?:discount|reduction|rebate|increase|loading|surcharge|refund)s?\s+of|"
     r"\b(?:reduced|increased|discounted|lowered|raised|cut)\s+by|\b(?:refunds?|refunded|repays?|repaid)|"
@@ -776,6 +798,8 @@ class ExtractiveGenerator(Generator):
         if not _on_topic(question, f"{cand.fragment.evidence.chunk.header} {cand.text}"):
             return None
         if SEP in cand.text:  # a table's row: its value is stated by its row and column (``table_answer``)
+            return None
+        if _case_not_asked(question, cand.text):
             return None
         for kind in kinds:
             found = [
