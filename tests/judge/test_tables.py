@@ -105,6 +105,9 @@ def test_whether_something_is_covered_is_answered_only_by_its_own_row() -> None:
     theft = "Cover | Limit (USD)\nLoss or theft of baggage | 2,500\nTravel delay | 200\n"
     assert find_cell("Is theft of baggage covered?", theft, ["amount"], 1, "en") is not None
     assert find_cell("Is a delayed connection covered if my baggage is late?", theft, ["amount"], 1, "en") is None
+    # cancelling the contract before leaving ("hủy hợp đồng … trước khi đi") is not cancelling the trip
+    contract = "Tôi có phải trả phí nếu hủy hợp đồng bảo hiểm du lịch trước khi đi không?"
+    assert find_cell(contract, limits, kinds, 2, "vi") is None
     for trip in ("Rút ngắn chuyến đi có được bồi thường không?", "Bảo hiểm có chi trả khi hủy chuyến đi không?"):
         cut_short = find_cell(trip, limits, kinds, 2, "vi")  # "hủy" shares the object of "rút ngắn chuyến đi"
         assert cut_short is not None and cut_short.value == "50.000.000", trip

@@ -47,7 +47,7 @@ def _names_row(label: str, asked: frozenset[str], min_words: int) -> bool:
     parts = [p.split() for p in [label, *_ALTERNATIVES.split(label)] if p.strip()]
     last = parts[-1]
     for words in parts:
-        named = [words] if len(words) >= min_words else [words + last[-k:] for k in range(1, len(last))]
+        named = [words] if len(words) >= min_words else [words + last[-k:] for k in range(min_words, len(last))]
         if any((keys := topic_keys(" ".join(w)) - _LINKS) and keys <= asked for w in named):
             return True
     return False
