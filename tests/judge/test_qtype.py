@@ -23,6 +23,10 @@ from citewise.judge.qtype import VALUE_TYPES, answer_spans, holds_answer_type, q
         ("The cover ends on the last day of the trip, or when?", "date"),
         ("By when must I send the claim form?", "date"),
         ("When the recovery of the economy slow?", "date"),
+        # "when" before what may happen asks in which circumstances
+        ("When can the authority impose a fine for a data breach?", "other"),
+        ("When might the Regulator decide not to send a notice?", "other"),
+        ("Until when may a distributor keep the system off the market?", "date"),
         ("Who pays when the trip is cancelled?", "party"),
         ("When a claim is made, who decides it?", "party"),
         ("What must an employee ensure when providing a written notice about restrictions?", "other"),
