@@ -315,6 +315,9 @@ _NOUNS = re.compile(
 ngày có tính cả ngày nghỉ lễ không?", "Can the controller extend the response deadline?") they do not make it a
 question for a duration or an amount; "is there a deadline ...?" asks for it all the same."""
 _EXISTS = re.compile(r"^(?:is|are) there\b")
+_MANNER = re.compile(r"\b(?:nhu the nao|(?<!hieu )the nao|ra sao|bang cach nao)\b")
+"""A Vietnamese question asking how (folded): "Phí bảo hiểm nhà ở được tính như thế nào?" asks for the way it is
+computed, not an amount (it was answered "Mức tiền là 30%.", a short-term rate)."""
 
 _VI_ONLY = {"ai", "may"}
 """Vietnamese question words that are English words once folded ("ai" = who / "AI"; "mấy" = how many / "may")."""
@@ -327,9 +330,11 @@ def question_type(question: str) -> str:
     q = fold(plain)  # one character per character: a match's span reads the same words with their diacritics
     english = detect_language(question) == "en"
     yes_no = _YES_NO.search(q) is not None and not _EXISTS.match(q)
+    # a question whether, or how, names a time limit or a premium as its topic, not as what it asks for
+    topic_only = yes_no or _MANNER.search(q) is not None
     for name, pattern in _Q:
         found = [m for m in pattern.finditer(q) if _asks(name, m, plain, english)]
-        if found and not (yes_no and all(_NOUNS.match(m.group(0).strip()) for m in found)):
+        if found and not (topic_only and all(_NOUNS.match(m.group(0).strip()) for m in found)):
             return name
     return "other"
 

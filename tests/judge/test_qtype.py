@@ -23,6 +23,11 @@ from citewise.judge.qtype import VALUE_TYPES, answer_spans, holds_answer_type, q
         ("The cover ends on the last day of the trip, or when?", "date"),
         ("By when must I send the claim form?", "date"),
         ("When the recovery of the economy slow?", "date"),
+        # how something is computed asks for the way, whatever figure-like topic it names
+        ("Phí bảo hiểm nhà ở được tính như thế nào?", "other"),
+        ("Mức bồi thường được xác định ra sao?", "other"),
+        ("Thời hạn thông báo là bao lâu và tính như thế nào?", "duration"),
+        ("Hoa lợi được hiểu như thế nào?", "definition"),
         # "when" before what may happen asks in which circumstances
         ("When can the authority impose a fine for a data breach?", "other"),
         ("When might the Regulator decide not to send a notice?", "other"),
