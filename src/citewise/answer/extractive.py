@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
-from citewise.answer.options import chosen_option, option_stating
+from citewise.answer.options import CHOSEN, CHOSEN_ALL, LEFT_OUT, chosen_option, option_stating
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
 from citewise.chunk.sentences import LIST_ITEM, NUMBERED_ITEM, PROVISION_WORD, sentence_spans
@@ -91,6 +91,18 @@ CONFLICT_DOCS = {
 figures may belong to two products rather than contradict each other, and the citations say which is which."""
 OPTION = {"en": " (option {})", "vi": " (phương án {})"}
 """Said after a direct statement's value when it is, word for word, one of a multiple-choice question's options."""
+
+
+STATEMENT_OPENINGS = tuple(
+    t.split("{")[0]
+    for t in [
+        *(t for by_lang in DIRECT.values() for t in by_lang.values()),
+        *(first for table in (CONFLICT, CONFLICT_DOCS) for first, _ in table.values()),
+        *(t for table in (CHOSEN, CHOSEN_ALL, LEFT_OUT) for t in table.values()),
+    ]
+)
+"""How the templated direct statements open (a value, two figures in conflict, a multiple-choice option named): what
+an evaluation reads as the answer stated first."""
 
 
 def names_a_conflict(sentence: str) -> bool:
