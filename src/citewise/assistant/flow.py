@@ -22,6 +22,7 @@ from citewise.assistant.records import (
     NOT_MENTIONED,
     NOT_STATED,
     REFUSED,
+    UNMET,
     Answer,
     AnswerSentence,
 )
@@ -30,7 +31,7 @@ from citewise.assistant.report import build_report, write_report
 from citewise.chunk.sentences import sentence_spans
 from citewise.judge.answerability import AnswerabilityJudge, lacking_premises
 from citewise.judge.llm import LlmTier
-from citewise.judge.records import Answerability
+from citewise.judge.records import Answerability, Unmet
 from citewise.redact import keep
 from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import LOOKUP_WORDS, Evidence, SearchResult
@@ -113,7 +114,8 @@ class Assistant:
         absent, names = self._premises(question, result, lang, judged)
         unknown = [n for n in names if not self.retriever.mentions(n)]
         unanswered = judged is not None and not judged.answers(threshold)
-        if unanswered and chosen_option(question, fragments, lang):
+        unmet = judged.unmet if judged is not None else []
+        if unanswered and not unmet and chosen_option(question, fragments, lang):
             # a multiple-choice question whose options the evidence decides word for word is answered by it, though
             # its stem read alone ("… không thuộc các trường hợp chấm dứt bảo lãnh?") looks unanswered to the judge
             unanswered = False
@@ -127,10 +129,14 @@ class Assistant:
                 )
             if absent:
                 reasons.append(f"the question takes as given {', '.join(absent)}, which the evidence does not state")
+            reasons += [f"the question states {u.case}; the answering provision requires {u.condition}" for u in unmet]
             why = "; ".join(reasons)
             score = None if judged is None else judged.score
+            notes = _notes(lang, absent, unknown)
+            first = unmet[0].where if unmet else None
+            opening = _unmet(lang, unmet[0]) if unmet else None
             answer = self._no_direct(
-                question, lang, result, why, score, timings, t0, notes=_notes(lang, absent, unknown)
+                question, lang, result, why, score, timings, t0, notes=notes, first=first, opening=opening
             )
             return self._report(answer, result, [])
         if judged is not None and judged.span is not None:
@@ -295,13 +301,23 @@ class Assistant:
         attempts: list[str] | None = None,
         tokens: dict[str, int] | None = None,
         notes: str = "",
+        first: tuple[int, int, int] | None = None,
+        opening: str | None = None,
     ) -> Answer:
         """The honest middle outcome: relevant provisions, none stating the answer (as the judge read them, or
         as no sentence could be stated and supported from them), listed with their opening sentences as
-        citations; ``notes``: said after the opening line (what the question rests on that they lack)."""
-        closest = [closest_citation(e) for e in result.evidence if not e.supporting][: self.settings.closest]
+        citations; ``notes``: said after the opening line (what the question rests on that they lack); ``first``:
+        a sentence to cite first (evidence index, span in ``Document.text``); ``opening``: said instead of
+        ``NO_DIRECT``."""
+        found = [e for e in result.evidence if not e.supporting]
+        closest = [closest_citation(e) for e in found]
+        if first is not None and first[0] < len(result.evidence):
+            held = result.evidence[first[0]]
+            others = (c for c, e in zip(closest, found, strict=True) if e is not held)
+            closest = [Citation.of(held, first[1], first[2]), *others]
+        closest = closest[: self.settings.closest]
         lines = [f"[{i}] {c.doc_title} — {c.label}" for i, c in enumerate(closest, start=1)]
-        lead = f"{NO_DIRECT[lang]} {notes}".strip()
+        lead = f"{opening or NO_DIRECT[lang]} {notes}".strip()
         timings["total"] = (self.clock() - t0) * 1000
         return Answer(
             question=question,
@@ -517,6 +533,11 @@ def _notes(lang: str, figures: list[str], names: list[str]) -> str:
     notes = [NOT_STATED[lang].format(figures=_quoted(figures))] if figures else []
     notes += [NOT_MENTIONED[lang].format(names=_quoted(names))] if names else []
     return " ".join(notes)
+
+
+def _unmet(lang: str, unmet: Unmet) -> str:
+    """The opening of a no-direct answer whose case fails the answering provision's condition, said in ``lang``."""
+    return UNMET[lang].format(condition=_quoted([unmet.condition]), case=_quoted([unmet.case]))
 
 
 def _quoted(items: list[str]) -> str:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from citewise.chunk.sentences import lead_ins, sentence_spans
+from citewise.judge.conditions import unmet_conditions
 from citewise.judge.features import FEATURES, pair_features
 from citewise.judge.premise import absent_premises, unmentioned
 from citewise.judge.qtype import VALUE_TYPES, answer_spans, question_type, states_value
@@ -80,11 +81,15 @@ class AnswerabilityJudge(abc.ABC):
         if not judged.answers(self.threshold(lang)):
             judged = table_answer(asked, passages, lang, judged, self.threshold(lang)) or judged
         judged = held_premises(question, passages, judged, self.threshold(lang), lang)
+        judged = held_conditions(asked, passages, judged, self.threshold(lang))
         if judged.span is not None:
             span = judged.span
             judged.span = AnswerSpan(
                 found[span.evidence][0], span.char_start, span.char_end, span.text, span.answer_start, span.answer_end
             )
+        judged.unmet = [
+            replace(u, where=(found[u.where[0]][0], *u.where[1:])) if u.where is not None else u for u in judged.unmet
+        ]
         return judged
 
     @abc.abstractmethod
@@ -327,6 +332,31 @@ def held_premises(
         return replace(judged, absent=absent, unmentioned=names)
     score = threshold - PREMISE_MARGIN
     return replace(judged, score=score, absent=absent, unmentioned=names, scores={**judged.scores, "premise": score})
+
+
+def held_conditions(
+    question: str, passages: Sequence[Passage], judged: Answerability, threshold: float
+) -> Answerability:
+    """``judged``, under the threshold when a figure of the asker's case fails the condition its answering sentence sets
+    on the same quantity ("delayed 8 hours" / "delayed by at least 12 hours": ``judge.conditions``), or, when that
+    sentence sets none (a benefit table's row), every condition ``passages`` set on it; the figures and conditions
+    kept in ``unmet``."""
+    if judged.span is None:
+        return judged
+    span = judged.span
+    near = [(span.text, (span.evidence, span.char_start, span.char_end))]
+    far = [
+        (p.text[a:b], (i, p.char_start + a, p.char_start + b))
+        for i, p in enumerate(passages)
+        for a, b in sentence_spans(p.text)
+    ]
+    unmet = unmet_conditions(question, near, far)
+    if not unmet:
+        return judged
+    if judged.score < threshold:
+        return replace(judged, unmet=unmet)
+    score = threshold - PREMISE_MARGIN
+    return replace(judged, score=score, unmet=unmet, scores={**judged.scores, "condition": score})
 
 
 def lacking_premises(question: str, evidence: Sequence[Evidence], lang: str) -> tuple[list[str], list[str]]:

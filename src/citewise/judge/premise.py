@@ -24,14 +24,24 @@ from citewise.retrieve.choices import stem
 from citewise.retrieve.wording import rewrite
 from citewise.textmatch import question_type, words
 
-_WHETHER = re.compile(
+_TAG = (
     r"\b(?:dung khong|phai khong|dung chu|dung ko|co dung|co phai|hay khong|duoc khong|khong a|chua a)\s*\W*$"
     r"|\b(?:is (?:that|this|it) (?:right|true|correct|so)|right|true|correct|isn'?t it|aren'?t they|is that so)\s*\W*$"
-    r"|[,;:]\s*(?:is|are|does|do|did|can|could|may|must|shall|should|will|would|has|have|was|were)\s+\w",
+)
+_CONFIRMING = re.compile(
+    r"\b(?:dung khong|phai khong|dung chu|dung ko|co dung|co phai)\s*\W*$"
+    r"|\b(?:is (?:that|this|it) (?:right|true|correct|so)|right|true|correct|isn'?t it|aren'?t they|is that so)\s*\W*$"
+    r"|^(?:is it (?:right|true|correct) that|i (?:heard|read) that|toi nghe noi)\b",
     re.I,
 )
-"""A question asking whether: a tag at its end ("…, đúng không?", "…, is that right?") or a verb opening its main
-clause after a comma ("If a death is involved, does the provider still have 15 days?")."""
+"""A question that states something and asks to have it confirmed: a tag at its end ("…, đúng không?", "…, is that
+right?"; not "được không", which asks whether one may) or an opening that states it ("Is it true that …", "Tôi nghe
+nói …")."""
+_WHETHER = re.compile(
+    _TAG + r"|[,;:]\s*(?:is|are|does|do|did|can|could|may|must|shall|should|will|would|has|have|was|were)\s+\w", re.I
+)
+"""A question asking whether: a tag at its end or a verb opening its main clause after a comma ("If a death is
+involved, does the provider still have 15 days?")."""
 _CLAUSE = re.compile(r"[,;.:](?=\s|$)|[?!]|\bthi\b", re.I)
 """Where a clause ends: punctuation (not the separators inside "2.000.000" or "1,000") or "thì"."""
 _CONDITION_WORDS = r"if|suppose|supposing|in case|nếu|giả sử|trường hợp"
@@ -52,7 +62,7 @@ _NAME_YEAR = re.compile(
     re.I,
 )
 """The words before a year that is part of a document's name ("Bộ luật Hình sự năm 2017", "the Companies Act 2006")."""
-_PER = {"minutes", "hours", "days", "weeks", "months", "years"}
+RATE_UNITS = {"minutes", "hours", "days", "weeks", "months", "years"}
 """Units whose one is a rate, not a figure taken as given: "nghỉ bao lâu 1 năm" asks how long per year."""
 
 
@@ -69,6 +79,19 @@ def _given_clauses(question: str) -> list[tuple[int, str]]:
     if asks_whether(question):
         return []
     return [(at, question[at:end]) for at, end in _clauses(question) if not _CASE.search(question[at:end].lower())]
+
+
+def case_clauses(question: str) -> list[tuple[int, int]]:
+    """The spans of the clauses of ``question`` that describe the asker's case (a person speaking of themselves, a
+    condition: ``_CASE``)."""
+    return [(at, end) for at, end in _clauses(question) if _CASE.search(question[at:end].lower())]
+
+
+def confirming(question: str) -> bool:
+    """Whether ``question`` states something and asks to have it confirmed (``_CONFIRMING``): its figures are put to
+    the test, even those of a clause in the first person ("Doanh nghiệp có 10 ngày … sau khi tôi rút lại đồng ý phải
+    không?")."""
+    return _CONFIRMING.search(fold(" ".join(question.split())).lower()) is not None
 
 
 def asks_whether(question: str) -> bool:
@@ -101,7 +124,7 @@ def premises(question: str) -> list[Premise]:
         for n in extract_numbers(clause):
             figure = n.rstrip("%")
             named = units.get(figure, {"%"} if n.endswith("%") else set())
-            if n.startswith("code:") or figure in years or (figure == "1" and named and named <= _PER):
+            if n.startswith("code:") or figure in years or (figure == "1" and named and named <= RATE_UNITS):
                 continue
             said = _words_of(question, low, at, figure, bool(named - {"", "%"}))
             out.setdefault(figure, Premise(figure, text=said)).units.update(named)

@@ -32,6 +32,18 @@ class AnswerSpan:
     ``None`` when the answer is the sentence itself."""
 
 
+@dataclass(frozen=True)
+class Unmet:
+    """A figure of the asker's case (``case``, as written in the question) that the condition the answering sentence
+    sets on the same quantity (``condition``, as written there) excludes (``judge.conditions``)."""
+
+    case: str
+    condition: str
+    where: tuple[int, int, int] | None = None
+    """The sentence holding the condition: (evidence index, as ``AnswerSpan.evidence``; its span in
+    ``Document.text``)."""
+
+
 @dataclass
 class Answerability:
     """Does the evidence state the answer: a score in [0, 1], the best sentence, and how it was judged."""
@@ -50,6 +62,9 @@ class Answerability:
     unmentioned: list[str] = field(default_factory=list)
     """Names the question asks about that the evidence never mentions ("Dogecoin"); the answer stage withholds the
     answer when the sources mention one nowhere."""
+    unmet: list[Unmet] = field(default_factory=list)
+    """Figures of the asker's case that the answering sentence's condition excludes ("delayed 8 hours" / "at least 12
+    hours"): the score is then held under the threshold."""
 
     def answers(self, threshold: float) -> bool:
         return self.span is not None and self.score >= threshold

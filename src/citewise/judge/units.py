@@ -22,7 +22,7 @@ _AFTER: list[tuple[str, re.Pattern[str]]] = [
         ("%", PERCENT),
         ("years of age", r"tuoi|years? old|years? of age"),
         ("minutes", r"minutes?|phut"),
-        ("hours", r"hours?|gio"),
+        ("hours", r"hours?|gio|tieng"),
         ("days", r"(?:calendar |business |working |consecutive |clear )?days?|ngay"),
         ("weeks", r"weeks?|tuan"),
         ("months", r"months?|thang"),

@@ -1,0 +1,275 @@
+"""A case the question states, read against the condition of the provision that answers it.
+
+"My flight was delayed 8 hours, how much will I get?" of a policy that pays "if the departure … is delayed by at least
+12 hours" is not answered by that provision: the asker's delay does not meet its condition, and stating "USD 40"
+would be wrong. The figures of the asker's case are not premises the sources must state (``judge.premise``: a rule
+answers a case it does not name), but when the answering sentence sets a bound on the same quantity — "at least 12
+hours", "từ 06 giờ trở lên", "within 30 days", "aged 18 to 70" — the case is put to it. A bound counts only when its
+clause shares a content word with the words around the case's figure ("delayed 8 hours" / "flight is delayed by at
+least 12 hours"), so a stay in hospital is not read against a notice period. Caps on what is paid ("up to USD 400",
+"tối đa 5.000.000 đồng") are limits of the benefit, not conditions of the case, and are not read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citewise.figures import NUMBER, REF_CONTEXT, canon_number, with_digits
+from citewise.judge.premise import RATE_UNITS, case_clauses, confirming
+from citewise.judge.records import Unmet
+from citewise.judge.units import currency_before, figure_units
+from citewise.lang import fold, nfc
+from citewise.textmatch import short_keys
+
+_LOWER = r"at least|not less than|no less than|a minimum of|minimum of|tu|it nhat|toi thieu|khong duoi|khong it hon"
+_ABOVE = (
+    r"more than|over|exceeding|in excess of|longer than|greater than|above|tren|hon|vuot qua|lau hon|nhieu hon"
+    r"|(?<!khong )qua"
+)
+_UPPER = (
+    r"within|not more than|no more than|not exceeding|no later than|not later than|trong vong|trong thoi han"
+    r"|khong qua|khong vuot qua|cham nhat"
+)
+_BELOW = r"less than|under|fewer than|shorter than|below|duoi|chua du|chua duoc|chua den|it hon|nho hon|thap hon"
+_CURRENCY = r"(?:(?:usd|us\$|\$|eur|€|gbp|£|vnd)\s*)?"
+_BEFORE: list[tuple[str, re.Pattern[str]]] = [
+    (op, re.compile(rf"(?:^|\W)(?P<word>{words})\s+{_CURRENCY}$"))
+    for op, words in ((">=", _LOWER), (">", _ABOVE), ("<=", _UPPER), ("<", _BELOW))
+]
+"""Words right before a figure that make it a bound (folded lower-case text; a currency may stand between)."""
+_AFTER: list[tuple[str, re.Pattern[str]]] = [
+    (">=", re.compile(r"\s*(?:or (?:more|longer|over|above)|tro len)\b")),
+    ("<=", re.compile(r"\s*(?:or (?:less|fewer|shorter|under|below)|tro xuong)\b")),
+]
+"""Words right after a figure's unit that make it a bound ("12 hours or more", "06 giờ trở lên")."""
+_NUM = r"(\d{1,3}(?:[.,]\d{3})+|\d+(?:[.,]\d+)?)"
+_RANGE = re.compile(
+    rf"(?:^|(?<=\W))(?:from|between|tu(?: du)?|aged?)\s+{_NUM}(?:\s*[^\W\d_]+){{0,2}}?\s*(?:to|and|den|toi|-|–)\s*{_NUM}"
+)
+"""A range: "from 18 to 70 years", "between 18 and 70", "từ 18 đến 70 tuổi", "aged 18-70" (the unit is the second
+figure's)."""
+_ASKED_BOUND = re.compile(
+    rf"(?:^|\W)(?:{_LOWER}|{_ABOVE}|{_UPPER}|{_BELOW}|up to|to|toi da|equal to|exactly)\s+{_CURRENCY}$"
+)
+"""A figure of the question with a bound of its own ("more than 6 hours", "nhỏ hơn hoặc bằng mười lần") is a bound asked
+about, not a case; so are those of a range ("phạt tù từ 05 năm đến 12 năm")."""
+_ASKED_MARKED = re.compile(rf"(?:^|\W)(?:đến|tới|bằng)\s+{_CURRENCY}$")
+"""Vietnamese words of a bound asked about read with their marks ("tới", not the "tôi" of "Bố tôi 72 tuổi")."""
+_COMPOUND_BEFORE = re.compile(r"\d\s*(?:nam|thang|years?|months?|weeks?|tuan|days?|ngay)\s*$")
+"""A figure after another and its unit is a compound duration's ("3 năm 7 tháng")."""
+_MULTIPLES = frozenset({"times", "%"})
+"""Units that multiply something else ("10 lần mức lương cơ sở"): not a quantity of the case."""
+_SCALE = {"trieu": 1e6, "ty": 1e9, "nghin": 1e3, "ngan": 1e3, "million": 1e6, "thousand": 1e3, "billion": 1e9}
+_SCALE_AFTER = re.compile(r"\s*(trieu|ty|nghin|ngan|million|thousand|billion)\b")
+_CLAUSE_END = re.compile(r"[,;:()]|(?<!\d)\.(?!\d)|\b(?:if|where|unless|neu|thi|tru khi)\b")
+_GENERIC = frozenset(
+    {"bao", "hiem", "insu", "poli", "nguoi", "cong", "ty", "comp", "hop", "dong", "bi", "tro", "len", "xuong", "tu"}
+    | {"leas", "more", "less", "with", "over", "unde", "tren", "duoi", "vong", "han", "nhat", "toi", "thie", "qua"}
+)
+"""Words every clause of a policy shares, and the words of bounds: they do not tie a case to a bound."""
+_AGE = "years of age"
+_AGE_AFTER = re.compile(r"[\s-]*(?:thang|months?|years?)[\s-]+(?:tuoi|old)\b")
+"""An age in months or years: "06 tháng tuổi", "5-month-old", "80-year-old" (read in years)."""
+_AGED = re.compile(r"\b(?:aged?|ages)\s+(?:(?:between|from)\s+)?(?:\d+\s*(?:to|and|-|–)\s*)?$")
+"""A bare figure that is an age: "aged 79 or under", "ages 18 to 70"."""
+"""A bound on age is about a person, as is an age the question states: they meet without a shared word when the question
+states one age only."""
+_QUESTION_WINDOW = (5, 3)
+"""Words before and after a case's figure that say what it measures ("flight was delayed 8 hours")."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A condition a sentence sets on a quantity: ``low``/``high`` in ``unit`` (strict when ``open_low``/``open_high``),
+    written ``text``, in the clause whose content words are ``keys``."""
+
+    unit: str
+    low: float | None
+    high: float | None
+    open_low: bool
+    open_high: bool
+    text: str
+    keys: frozenset[str]
+
+    def holds(self, value: float) -> bool:
+        if self.low is not None and (value < self.low or (self.open_low and value == self.low)):
+            return False
+        return not (self.high is not None and (value > self.high or (self.open_high and value == self.high)))
+
+
+@dataclass(frozen=True)
+class _Figure:
+    value: float
+    unit: str
+    start: int
+    end: int
+    written: int
+    """Where its words start (a currency before it, or the "aged" that makes a bare figure an age, included)."""
+
+
+def _figures(text: str, low: str) -> list[_Figure]:
+    """The figures of ``text`` (``low``: its folded lower-case form) that carry a unit, with their values (a scale
+    word after one multiplies it: "100 triệu đồng") and their spans, the unit word included."""
+    units = figure_units(text)
+    out = []
+    for m in NUMBER.finditer(low):
+        a, b = m.span(1)
+        if m.group(2) or REF_CONTEXT.search(low[max(0, a - 12) : a]):
+            continue
+        canon = canon_number(m.group(1))
+        named = sorted(units.get(canon, set()) - {""})
+        aged = None if named else _AGED.search(low[max(0, a - 20) : a])
+        bare = aged is not None
+        if aged is not None:
+            named = [_AGE]
+        if len(named) != 1 or named[0] in _MULTIPLES:
+            continue
+        value = float(canon)
+        end = b
+        scale = _SCALE_AFTER.match(low, b)
+        if scale:
+            value *= _SCALE[scale.group(1)]
+            end = scale.end()
+        currency = currency_before(low[max(0, a - 5) : a])
+        unit = named[0]
+        age = _AGE_AFTER.match(low, end) if unit in ("months", "years") else None
+        unit_word = age or re.match(r"[\s-]*[^\W\d_]+(?:\s+(?:dong|days?))?", low[end:])
+        if age is not None:
+            value, unit = (value / 12 if unit == "months" else value), _AGE
+        if unit_word and not currency and not bare:
+            end += unit_word.end() if age is None else unit_word.end() - end
+        written = a - len(currency.group(0)) if currency else a - len(aged.group(0)) if aged is not None else a
+        out.append(_Figure(value, unit, a, end, written))
+    return out
+
+
+def _clause_keys(low: str, at: int) -> frozenset[str]:
+    """The content words of the clause of ``low`` around offset ``at``."""
+    starts = [m.end() for m in _CLAUSE_END.finditer(low, 0, at)]
+    start = starts[-1] if starts else 0
+    end_m = _CLAUSE_END.search(low, at)
+    end = end_m.start() if end_m else len(low)
+    return _keys(low[start:end])
+
+
+def _keys(text: str) -> frozenset[str]:
+    return frozenset(short_keys(text) - _GENERIC)
+
+
+def bounds(sentence: str) -> list[Bound]:
+    """The conditions ``sentence`` sets on quantities with units: a figure after "at least", "more than", "within",
+    "từ … trở lên", "dưới" …, or a range ("from 18 to 70 years", "từ 18 đến 70 tuổi")."""
+    text = with_digits(nfc(sentence))
+    low = fold(text).lower()
+    figures = _figures(text, low)
+    out: list[Bound] = []
+    taken: list[tuple[int, int]] = []
+    for m in _RANGE.finditer(low):
+        last = next((f for f in figures if f.start == m.start(2)), None)
+        if last is None:
+            continue
+        unit = _AGE if last.unit == "years" and m.group(0).lstrip(" (").startswith("age") else last.unit
+        head = next((f for f in figures if f.start == m.start(1)), None)
+        if head is None:  # "from 18 to 70 years": the unit (and scale) of the second
+            first: float | None = float(canon_number(m.group(1))) * last.value / float(canon_number(m.group(2)))
+        else:  # "từ đủ 06 tháng tuổi đến 80 tuổi" reads both in years; other units bound nothing here
+            first = head.value if head.unit == unit else None
+        taken.append((m.start(), last.end))
+        keys = _clause_keys(low, m.start(1))
+        out.append(Bound(unit, first, last.value, False, False, text[m.start() : last.end].strip(" ,"), keys))
+    for f in figures:
+        if any(a <= f.start < b for a, b in taken):
+            continue
+        before = low[max(0, f.start - 30) : f.start]
+        op, at = "", f.start
+        for name, rx in _BEFORE:
+            word = rx.search(before)
+            if word:
+                op, at = name, f.start - len(before) + word.start("word")
+                break
+        after = next(((name, tail) for name, rx in _AFTER if (tail := rx.match(low, f.end))), None)
+        end = f.end
+        if after is not None:
+            op = after[0] if op in ("", ">=", "<=") else op
+            end = after[1].end()
+        if not op:
+            continue
+        low_v = f.value if op in (">=", ">") else None
+        high_v = f.value if op in ("<=", "<") else None
+        keys = _clause_keys(low, f.start)
+        at = min(at, f.written)
+        out.append(Bound(f.unit, low_v, high_v, op == ">", op == "<", text[at:end].strip(" ,"), keys))
+    return out
+
+
+def case_figures(question: str) -> list[tuple[float, str, str, frozenset[str]]]:
+    """The figures with units of ``question`` that state the asker's case: (value, unit, as written, the content words
+    around it), read in the clauses that tell it (a person speaking of themselves, a condition: "My flight was
+    delayed 8 hours", "nếu … 60 ngày"); the figures of its other clauses are premises (``judge.premise``), which the
+    sources must state. None when the question asks to confirm what it states ("Doanh nghiệp có 10 ngày … sau khi tôi
+    rút lại đồng ý phải không?": its figures are put to the test). Left out: figures with a bound of their own ("more than 6 hours", "up to USD 500"), those of a
+    range, and a compound duration ("3 năm 7 tháng")."""
+    text = with_digits(nfc(question))
+    low = fold(text).lower()
+    spans = [] if confirming(text) else case_clauses(text)
+    if not spans:
+        return []
+    figures = _figures(text, low)
+    ranges = [m.span() for m in _RANGE.finditer(low)]
+    marked = text.lower()  # one character per character of ``low``, as folding keeps them
+    out = []
+    for f in figures:
+        compound = _COMPOUND_BEFORE.search(low[max(0, f.start - 16) : f.start]) or re.match(r"\s*\d", low[f.end :])
+        if compound or not any(a <= f.start < b for a, b in spans) or (f.value == 1 and f.unit in RATE_UNITS):
+            continue  # "bao nhiêu một tháng" asks for a rate
+        if any(a <= f.start < b for a, b in ranges):
+            continue
+        if (
+            _ASKED_BOUND.search(low[max(0, f.start - 30) : f.start])
+            or _ASKED_MARKED.search(marked[max(0, f.start - 30) : f.start])
+        ) or any(rx.match(low, f.end) for _, rx in _AFTER):
+            continue
+        before = low[: f.start].split()[-_QUESTION_WINDOW[0] :]
+        after = low[f.end :].split()[: _QUESTION_WINDOW[1]]
+        words = re.split(r"[,;:?.!]", " ".join(before))[-1] + " " + re.split(r"[,;:?.!]", " ".join(after))[0]
+        keys = _keys(words)
+        out.append((f.value, f.unit, text[f.written : f.end].strip(), keys))
+    return out
+
+
+Where = tuple[int, int, int]
+"""A sentence's place: (evidence index, start, end)."""
+
+
+def unmet_conditions(
+    question: str, sentences: Sequence[tuple[str, Where | None]], elsewhere: Sequence[tuple[str, Where | None]] = ()
+) -> list[Unmet]:
+    """The figures of the asker's case in ``question`` that every bound ``sentences`` (the answering sentence, with its
+    place) set on the same quantity excludes: same unit, a content word shared between the case's words and the
+    bound's clause. A case those sentences set no such bound on is read against the bounds of ``elsewhere`` (the other
+    sentences of the evidence: the clause behind a benefit table's row)."""
+    cases = case_figures(question)
+    if not cases:
+        return []
+    near = [(b, where) for text, where in sentences for b in bounds(text)]
+    far: list[tuple[Bound, Where | None]] | None = None
+    ages = sum(unit == _AGE for _, unit, _, _ in cases)
+    out: list[Unmet] = []
+    for value, unit, written, keys in cases:
+        these = _related(near, unit, keys, ages == 1)
+        if not these and elsewhere:
+            far = far if far is not None else [(b, where) for text, where in elsewhere for b in bounds(text)]
+            these = _related(far, unit, keys, ages == 1)
+        if these and not any(b.holds(value) for b, _ in these):
+            out.append(Unmet(written, these[0][0].text, these[0][1]))
+    return out
+
+
+def _related(
+    found: list[tuple[Bound, Where | None]], unit: str, keys: frozenset[str], one_age: bool
+) -> list[tuple[Bound, Where | None]]:
+    """The bounds of ``found`` on a case's quantity: its unit, a word of its clause shared with the case's (an age
+    needs none when the question states one age only)."""
+    return [(b, w) for b, w in found if b.unit == unit and (keys & b.keys or (unit == _AGE and one_age))]

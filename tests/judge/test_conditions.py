@@ -1,0 +1,158 @@
+"""A case the question states, read against the condition of the provision that would answer it (judge.conditions)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import citewise
+from citewise.index.embedder import Embedder
+from citewise.judge.answerability import FeatureJudge, held_conditions
+from citewise.judge.conditions import bounds, case_figures, unmet_conditions
+from citewise.judge.records import Passage, Unmet
+from citewise.settings import Settings
+
+DELAY_EN = (
+    "If the departure of your booked outward or return flight is delayed by at least 12 hours, we will pay USD 40 for "
+    "each full 12 hours of delay, up to USD 400 in total."
+)
+DELAY_VI = (
+    "3. Chuyến bay bị trì hoãn liên tục từ 06 giờ trở lên so với lịch trình được bồi thường 500.000 đồng cho mỗi 06 "
+    "giờ trì hoãn, tối đa 5.000.000 đồng."
+)
+NOTICE = "You must notify us within 30 days of the loss."
+AGES = "Người được bảo hiểm là công dân từ 18 đến 70 tuổi."
+ADVANCE = "Thiệt hại trên 100 triệu đồng được tạm ứng trong vòng 07 ngày làm việc."
+
+
+def _bounds(sentence: str) -> list[tuple[str, float | None, float | None, str]]:
+    return [(b.unit, b.low, b.high, b.text) for b in bounds(sentence)]
+
+
+def test_the_bounds_a_sentence_sets() -> None:
+    assert _bounds(DELAY_EN) == [("hours", 12, None, "at least 12 hours")]  # "up to USD 400" caps the benefit
+    assert _bounds(DELAY_VI) == [("hours", 6, None, "từ 06 giờ trở lên")]  # "tối đa" too
+    assert _bounds(NOTICE) == [("days", None, 30, "within 30 days")]
+    assert _bounds(AGES) == [("years of age", 18, 70, "từ 18 đến 70 tuổi")]
+    assert _bounds("Persons aged 18 to 70 years may be insured.") == [("years of age", 18, 70, "aged 18 to 70 years")]
+    assert _bounds(ADVANCE) == [
+        ("VND", 100_000_000, None, "trên 100 triệu đồng"),
+        ("days", None, 7, "trong vòng 07 ngày"),
+    ]
+    # ages in months read in years
+    assert _bounds("Người từ đủ 06 tháng tuổi đến 80 tuổi.") == [
+        ("years of age", 0.5, 80, "từ đủ 06 tháng tuổi đến 80 tuổi")
+    ]
+    assert _bounds("Anyone aged 79 or under at the start of the trip.") == [
+        ("years of age", None, 79, "aged 79 or under")
+    ]
+    over = bounds("Claims over USD 1,000 must be supported by receipts.")[0]
+    assert (over.low, over.open_low) == (1000, True) and not over.holds(1000) and over.holds(1001)
+    assert bounds("We pay USD 40 for each full 12 hours of delay.") == []
+
+
+def test_the_figures_of_the_askers_case() -> None:
+    assert [(v, u, w) for v, u, w, _ in case_figures("My flight was delayed 8 hours, how much will I get?")] == [
+        (8, "hours", "8 hours")
+    ]
+    assert [
+        (v, u, w) for v, u, w, _ in case_figures("Chuyến bay của tôi bị trễ 4 tiếng, được bồi thường bao nhiêu?")
+    ] == [(4, "hours", "4 tiếng")]
+    # a bound the question asks about is not a case, with its marks read ("tới", not the "tôi" of "Bố tôi 72 tuổi")
+    for bound in (
+        "If my flight is delayed more than 6 hours, is that covered?",
+        "Can I claim up to USD 500 for a phone?",
+        "Nếu tôi làm việc chưa được 12 tháng thì được nghỉ hằng năm bao nhiêu ngày?",
+        "Nếu tôi trồng cây thuốc phiện thì có thể bị phạt tù tới 07 năm không?",
+        "Nếu tôi bị phạt tù từ 05 năm đến 12 năm thì sao?",  # a range
+        "Nếu tôi làm việc 3 năm 7 tháng thì phần tháng lẻ được làm tròn thế nào?",  # a compound duration
+    ):
+        assert case_figures(bound) == [], bound
+    assert [w for _, _, w, _ in case_figures("Bố tôi 72 tuổi, có được mua bảo hiểm không?")] == ["72 tuổi"]
+    # a question asking to confirm what it states puts its figures to the test
+    assert case_figures("Tôi phải báo trong 24 giờ kể từ khi tôi nhập viện, đúng không?") == []
+    assert case_figures("I notified you 45 days after the loss, is that right?") == []
+    # a figure outside the asker's case is a premise (judge.premise), which the sources must state
+    assert case_figures("Tại sao thời hiệu chia di sản thừa kế là nhà đất chỉ có 10 năm?") == []
+    assert case_figures("How much is paid for a flight delayed 8 hours?") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "unmet"),
+    [
+        ("My flight was delayed 8 hours, how much will I get?", DELAY_EN, [Unmet("8 hours", "at least 12 hours")]),
+        ("My flight was delayed 14 hours, how much will I get?", DELAY_EN, []),
+        ("My flight was delayed exactly 12 hours. Can I claim?", DELAY_EN, []),
+        (
+            "Chuyến bay của tôi bị trễ 4 tiếng, tôi được bồi thường bao nhiêu?",
+            DELAY_VI,
+            [Unmet("4 tiếng", "từ 06 giờ trở lên")],
+        ),
+        ("Chuyến bay của tôi bị trễ 6 tiếng, tôi được bồi thường bao nhiêu?", DELAY_VI, []),
+        ("I notified you of the loss 45 days later, will you pay?", NOTICE, [Unmet("45 days", "within 30 days")]),
+        ("Bố tôi 72 tuổi, có được mua bảo hiểm không?", AGES, [Unmet("72 tuổi", "từ 18 đến 70 tuổi")]),
+        ("Bố tôi 65 tuổi, có được mua bảo hiểm không?", AGES, []),
+        (
+            "Con tôi mới 5 tháng tuổi có mua được không?",
+            "Người từ đủ 06 tháng tuổi đến 80 tuổi.",
+            [Unmet("5 tháng tuổi", "từ đủ 06 tháng tuổi đến 80 tuổi")],
+        ),
+        (
+            "Can I take my 80-year-old mother?",
+            "Anyone aged 79 or under can be insured.",
+            [Unmet("80-year-old", "aged 79 or under")],
+        ),
+        # the same unit, another quantity: a stay in hospital is not a notice period
+        ("I was in hospital for 45 days, how long do I have to notify you?", NOTICE, []),
+        # two ages in the question: which one the bound is about is not read
+        ("My son is 10 and I am 75; can we both be insured?", AGES, []),
+    ],
+)
+def test_a_case_the_condition_excludes(question: str, sentence: str, unmet: list[Unmet]) -> None:
+    assert unmet_conditions(question, [(sentence, None)]) == unmet
+
+
+def test_a_table_row_is_read_with_the_clause_behind_it() -> None:
+    row = ("Chuyến bay bị trì hoãn — Số tiền bảo hiểm tối đa: 5.000.000 đồng.", (0, 0, 10))
+    question = "Chuyến bay của tôi bị trễ 4 tiếng, tôi được bồi thường bao nhiêu?"
+    assert unmet_conditions(question, [row], [(DELAY_VI, (1, 50, 150))]) == [
+        Unmet("4 tiếng", "từ 06 giờ trở lên", (1, 50, 150))
+    ]
+    # a clause of the answering sentence itself comes first
+    assert unmet_conditions(question, [(DELAY_VI, (0, 0, 9))], [(AGES, None)])[0].where == (0, 0, 9)
+
+
+def test_the_judge_holds_an_excluded_case_under_its_threshold() -> None:
+    judge = FeatureJudge()
+    passages = [Passage(DELAY_EN, 0, "Bluewave Travel Insurance — Section 4.2")]
+    threshold = 0.2
+    for hours, held in ((8, True), (14, False)):
+        question = f"My flight was delayed {hours} hours, how much will I get?"
+        judged = judge.judge(question, passages, "en")
+        out = held_conditions(question, passages, judged, threshold)
+        assert bool(out.unmet) is held and (out.score < threshold if held else out.score == judged.score)
+        assert out.span == judged.span
+
+
+def test_no_direct_answer_quotes_the_condition_the_case_fails(fresh_index: Path, embedder: Embedder) -> None:
+    """The sample travel policies, the fast judge: a delay shorter than the one the policy pays for."""
+    settings = Settings(index=fresh_index, answer={"judge": "features"})
+    with citewise.open(settings=settings, embedder=embedder) as cw:
+        short = cw.ask("My flight was delayed 8 hours, how much will I get?")
+        long = cw.ask("My flight was delayed 14 hours, how much will I get?")
+        vi = cw.ask("Chuyến bay của tôi bị trễ 4 tiếng, tôi được bồi thường bao nhiêu?")
+    assert short.outcome == "no_direct_answer"
+    assert short.text.startswith(
+        "The case in the question does not meet a condition the sources set: the provision below says “at least 12 "
+        "hours”, the question states “8 hours”."
+    )
+    assert "the question states 8 hours" in short.reason
+    assert "delayed by at least 12 hours" in short.closest[0].quote
+    # 14 hours meets the condition: whatever the judge makes of it, no condition is said to fail
+    assert "condition" not in long.text and "requires" not in long.reason
+    assert (
+        vi.outcome == "no_direct_answer"
+        and "điều khoản dưới đây nêu “từ 06 giờ trở lên”, câu hỏi nêu “4 tiếng”" in vi.text
+    )
+    assert "từ 06 giờ trở lên" in vi.closest[0].quote
