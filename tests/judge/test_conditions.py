@@ -103,6 +103,14 @@ def test_the_figures_of_the_askers_case() -> None:
             "Anyone aged 79 or under can be insured.",
             [Unmet("80-year-old", "aged 79 or under")],
         ),
+        # a clause "thì" closes is the case: "if the plane is delayed 3 hours"
+        ("Máy bay bị hoãn 3 tiếng thì được bồi thường bao nhiêu?", DELAY_VI, [Unmet("3 tiếng", "từ 06 giờ trở lên")]),
+        ("Nhà tôi bị ngập, thiệt hại 150 triệu đồng thì bao lâu được tạm ứng?", ADVANCE, []),
+        (
+            "Nhà tôi bị ngập, thiệt hại 50 triệu đồng thì bao lâu được tạm ứng?",
+            ADVANCE,
+            [Unmet("50 triệu đồng", "trên 100 triệu đồng")],
+        ),
         # the same unit, another quantity: a stay in hospital is not a notice period
         ("I was in hospital for 45 days, how long do I have to notify you?", NOTICE, []),
         # two ages in the question: which one the bound is about is not read

@@ -13,6 +13,7 @@ from citewise.judge.answerability import FeatureJudge, held_premises
 from citewise.judge.premise import (
     absent_premises,
     asks_whether,
+    case_clauses,
     names,
     premises,
     swapped_values,
@@ -180,3 +181,12 @@ def test_a_month_frequency_or_sex_the_evidence_swaps_for_another() -> None:
     assert swapped_values("When may a firm file its return?", ["by 30 April 2024"]) == []
     assert swapped_values("Which duties apply to women?", ["Men and women alike."]) == []
     assert swapped_values("Why must it be reported annually?", [mlro]) == ["annually"]
+
+
+def test_a_clause_that_thi_closes_is_the_askers_case_for_conditions_only() -> None:
+    """ "X thì Y?" sets X as the case ("if the plane is delayed 12 hours") when the answering provision's condition is
+    read (judge.conditions), unless X asks ("Vì sao … thì …?"); the premises read it as before."""
+    delayed = "Máy bay bị hoãn 12 tiếng thì được bồi thường bao nhiêu?"
+    assert case_clauses(delayed, then=True) == [(0, 25)] and case_clauses(delayed) == []
+    assert _figures(delayed) == {"12": {"hours"}}
+    assert case_clauses("Vì sao phải đợi đủ 05 năm liền thì gia đình mới được yêu cầu?", then=True) == []

@@ -115,6 +115,8 @@ class Assistant:
         unknown = [n for n in names if not self.retriever.mentions(n)]
         unanswered = judged is not None and not judged.answers(threshold)
         unmet = judged.unmet if judged is not None else []
+        # a figure of the case a condition excludes is said once, as that ("Máy bay bị hoãn 3 tiếng thì …")
+        absent = [a for a in absent if a not in {u.case for u in unmet}]
         if unanswered and not unmet and chosen_option(question, fragments, lang):
             # a multiple-choice question whose options the evidence decides word for word is answered by it, though
             # its stem read alone ("… không thuộc các trường hợp chấm dứt bảo lãnh?") looks unanswered to the judge

@@ -28,10 +28,10 @@ NOT_MENTIONED = {
 """Said after ``NO_DIRECT`` when the question asks about names the index never mentions (``judge.premise``,
 ``Retriever.mentions``)."""
 UNMET = {
-    "en": "The case in the question does not meet a condition the sources set: the provision below says {condition}, the "
-    "question states {case}.",
-    "vi": "Trường hợp nêu trong câu hỏi không đáp ứng điều kiện mà tài liệu đặt ra: điều khoản dưới đây nêu {condition}, "
-    "câu hỏi nêu {case}.",
+    "en": "The case in the question does not meet a condition the sources set: the provision below says "
+    "{condition}, the question states {case}.",
+    "vi": "Trường hợp nêu trong câu hỏi không đáp ứng điều kiện mà tài liệu đặt ra: điều khoản dưới đây nêu "
+    "{condition}, câu hỏi nêu {case}.",
 }
 """Said instead of ``NO_DIRECT`` when a figure of the asker's case fails the condition of the sentence that would answer
 (``judge.conditions``): the sources do speak to the case, through that condition, quoted first."""

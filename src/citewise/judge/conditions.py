@@ -21,7 +21,7 @@ from citewise.judge.premise import RATE_UNITS, case_clauses, confirming
 from citewise.judge.records import Unmet
 from citewise.judge.units import currency_before, figure_units
 from citewise.lang import fold, nfc
-from citewise.textmatch import short_keys
+from citewise.textmatch import content_words, short_keys
 
 _LOWER = r"at least|not less than|no less than|a minimum of|minimum of|tu|it nhat|toi thieu|khong duoi|khong it hon"
 _ABOVE = (
@@ -46,7 +46,8 @@ _AFTER: list[tuple[str, re.Pattern[str]]] = [
 """Words right after a figure's unit that make it a bound ("12 hours or more", "06 giờ trở lên")."""
 _NUM = r"(\d{1,3}(?:[.,]\d{3})+|\d+(?:[.,]\d+)?)"
 _RANGE = re.compile(
-    rf"(?:^|(?<=\W))(?:from|between|tu(?: du)?|aged?)\s+{_NUM}(?:\s*[^\W\d_]+){{0,2}}?\s*(?:to|and|den|toi|-|–)\s*{_NUM}"
+    rf"(?:^|(?<=\W))(?:from|between|tu(?: du)?|aged?)\s+{_NUM}"
+    rf"(?:\s*[^\W\d_]+){{0,2}}?\s*(?:to|and|den|toi|-|–)\s*{_NUM}"
 )
 """A range: "from 18 to 70 years", "between 18 and 70", "từ 18 đến 70 tuổi", "aged 18-70" (the unit is the second
 figure's)."""
@@ -65,10 +66,11 @@ _SCALE = {"trieu": 1e6, "ty": 1e9, "nghin": 1e3, "ngan": 1e3, "million": 1e6, "t
 _SCALE_AFTER = re.compile(r"\s*(trieu|ty|nghin|ngan|million|thousand|billion)\b")
 _CLAUSE_END = re.compile(r"[,;:()]|(?<!\d)\.(?!\d)|\b(?:if|where|unless|neu|thi|tru khi)\b")
 _GENERIC = frozenset(
-    {"bao", "hiem", "insu", "poli", "nguoi", "cong", "ty", "comp", "hop", "dong", "bi", "tro", "len", "xuong", "tu"}
-    | {"leas", "more", "less", "with", "over", "unde", "tren", "duoi", "vong", "han", "nhat", "toi", "thie", "qua"}
+    {"bao", "hiem", "nguoi", "cong", "ty", "hop", "dong", "bi", "tro", "len", "xuong", "tu", "tren", "duoi", "vong"}
+    | {"han", "nhat", "toi", "thieu", "qua", "insu", "poli", "comp", "leas", "more", "less", "with", "over", "unde"}
 )
-"""Words every clause of a policy shares, and the words of bounds: they do not tie a case to a bound."""
+"""Words every clause of a policy shares, and the words of bounds (Vietnamese syllables whole, English words cut to
+four letters): they do not tie a case to a bound."""
 _AGE = "years of age"
 _AGE_AFTER = re.compile(r"[\s-]*(?:thang|months?|years?)[\s-]+(?:tuoi|old)\b")
 """An age in months or years: "06 tháng tuổi", "5-month-old", "80-year-old" (read in years)."""
@@ -145,17 +147,19 @@ def _figures(text: str, low: str) -> list[_Figure]:
     return out
 
 
-def _clause_keys(low: str, at: int) -> frozenset[str]:
+def _clause_keys(low: str, at: int, vi: bool) -> frozenset[str]:
     """The content words of the clause of ``low`` around offset ``at``."""
     starts = [m.end() for m in _CLAUSE_END.finditer(low, 0, at)]
     start = starts[-1] if starts else 0
     end_m = _CLAUSE_END.search(low, at)
     end = end_m.start() if end_m else len(low)
-    return _keys(low[start:end])
+    return _keys(low[start:end], vi)
 
 
-def _keys(text: str) -> frozenset[str]:
-    return frozenset(short_keys(text) - _GENERIC)
+def _keys(text: str, vi: bool) -> frozenset[str]:
+    """The content words of ``text`` that can tie a case to a bound: English ones cut to four letters ("notified" /
+    "notify"), Vietnamese syllables whole ("thiệt" is not "thiểu")."""
+    return frozenset((content_words(text) if vi else short_keys(text)) - _GENERIC)
 
 
 def bounds(sentence: str) -> list[Bound]:
@@ -163,6 +167,7 @@ def bounds(sentence: str) -> list[Bound]:
     "từ … trở lên", "dưới" …, or a range ("from 18 to 70 years", "từ 18 đến 70 tuổi")."""
     text = with_digits(nfc(sentence))
     low = fold(text).lower()
+    vi = low != text.lower()  # marks: Vietnamese
     figures = _figures(text, low)
     out: list[Bound] = []
     taken: list[tuple[int, int]] = []
@@ -177,7 +182,7 @@ def bounds(sentence: str) -> list[Bound]:
         else:  # "từ đủ 06 tháng tuổi đến 80 tuổi" reads both in years; other units bound nothing here
             first = head.value if head.unit == unit else None
         taken.append((m.start(), last.end))
-        keys = _clause_keys(low, m.start(1))
+        keys = _clause_keys(low, m.start(1), vi)
         out.append(Bound(unit, first, last.value, False, False, text[m.start() : last.end].strip(" ,"), keys))
     for f in figures:
         if any(a <= f.start < b for a, b in taken):
@@ -198,7 +203,7 @@ def bounds(sentence: str) -> list[Bound]:
             continue
         low_v = f.value if op in (">=", ">") else None
         high_v = f.value if op in ("<=", "<") else None
-        keys = _clause_keys(low, f.start)
+        keys = _clause_keys(low, f.start, vi)
         at = min(at, f.written)
         out.append(Bound(f.unit, low_v, high_v, op == ">", op == "<", text[at:end].strip(" ,"), keys))
     return out
@@ -209,11 +214,13 @@ def case_figures(question: str) -> list[tuple[float, str, str, frozenset[str]]]:
     around it), read in the clauses that tell it (a person speaking of themselves, a condition: "My flight was
     delayed 8 hours", "nếu … 60 ngày"); the figures of its other clauses are premises (``judge.premise``), which the
     sources must state. None when the question asks to confirm what it states ("Doanh nghiệp có 10 ngày … sau khi tôi
-    rút lại đồng ý phải không?": its figures are put to the test). Left out: figures with a bound of their own ("more than 6 hours", "up to USD 500"), those of a
-    range, and a compound duration ("3 năm 7 tháng")."""
+    rút lại đồng ý phải không?": its figures are put to the test). Left out: figures with a bound of their own ("more
+    than 6 hours", "up to USD 500"), those of a range, and a compound duration ("3 năm 7 tháng"). A clause that "thì"
+    closes and that asks nothing tells the case too ("Máy bay bị hoãn 3 tiếng thì …")."""
     text = with_digits(nfc(question))
     low = fold(text).lower()
-    spans = [] if confirming(text) else case_clauses(text)
+    vi = low != text.lower()
+    spans = [] if confirming(text) else case_clauses(text, then=True)
     if not spans:
         return []
     figures = _figures(text, low)
@@ -234,7 +241,7 @@ def case_figures(question: str) -> list[tuple[float, str, str, frozenset[str]]]:
         before = low[: f.start].split()[-_QUESTION_WINDOW[0] :]
         after = low[f.end :].split()[: _QUESTION_WINDOW[1]]
         words = re.split(r"[,;:?.!]", " ".join(before))[-1] + " " + re.split(r"[,;:?.!]", " ".join(after))[0]
-        keys = _keys(words)
+        keys = _keys(words, vi)
         out.append((f.value, f.unit, text[f.written : f.end].strip(), keys))
     return out
 
@@ -270,6 +277,7 @@ def unmet_conditions(
 def _related(
     found: list[tuple[Bound, Where | None]], unit: str, keys: frozenset[str], one_age: bool
 ) -> list[tuple[Bound, Where | None]]:
-    """The bounds of ``found`` on a case's quantity: its unit, a word of its clause shared with the case's (an age
-    needs none when the question states one age only)."""
+    """The bounds of ``found`` on a case's quantity: its unit, a word of its clause shared with the case's (an age needs
+    none when the question states one age only). Another unit of time is not read against it: measured, "5 năm" read
+    against "trong thời hạn 5 ngày" (both a "thời hạn") lost an answerable legal near-miss."""
     return [(b, w) for b, w in found if b.unit == unit and (keys & b.keys or (unit == _AGE and one_age))]
