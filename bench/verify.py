@@ -30,6 +30,7 @@ from training.support_synth import synthetic_pairs
 
 from citewise.evaluate.classification import auc, binary_figures, calibration_curve
 from citewise.figures import unsupported_numbers
+from citewise.judge.conditions import swapped_bounds
 from citewise.verify.scorer import DEFAULT_WEIGHTS, SupportScorer, get_scorer
 from common import write_section
 
@@ -52,8 +53,10 @@ def run(scorer: SupportScorer, pairs: list[Pair]) -> dict[str, Any]:
     for pr in pairs:
         t = time.perf_counter()
         s = scorer.score(pr.claim, pr.source)
-        # the figure check runs with the scorer in the validator: a missing figure is unsupported
-        value = 0.0 if unsupported_numbers(pr.claim, [pr.source]) else s.score
+        # the figure checks run with the scorer in the validator: a missing figure, or one bounded on another side
+        # than in its source ("less than 12 hours" / "at least 12 hours"), is unsupported
+        checked = unsupported_numbers(pr.claim, [pr.source]) or swapped_bounds(pr.claim, [pr.source])
+        value = 0.0 if checked else s.score
         times.append((time.perf_counter() - t) * 1000)
         scores.append(value)
         cuts.append(scorer.thresholds(s.lang)[0])

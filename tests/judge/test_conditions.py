@@ -7,11 +7,14 @@ from pathlib import Path
 import pytest
 
 import citewise
+from citewise.answer.records import Draft, DraftSentence, Quote
 from citewise.index.embedder import Embedder
 from citewise.judge.answerability import FeatureJudge, held_conditions
-from citewise.judge.conditions import bounds, case_figures, unmet_conditions
+from citewise.judge.conditions import bounds, case_figures, swapped_bounds, unmet_conditions
 from citewise.judge.records import Passage, Unmet
 from citewise.settings import Settings
+from citewise.verify.validator import Validator
+from tests.verify.test_checks import fragment
 
 DELAY_EN = (
     "If the departure of your booked outward or return flight is delayed by at least 12 hours, we will pay USD 40 for "
@@ -164,3 +167,62 @@ def test_no_direct_answer_quotes_the_condition_the_case_fails(fresh_index: Path,
         and "điều khoản dưới đây nêu “từ 06 giờ trở lên”, câu hỏi nêu “4 tiếng”" in vi.text
     )
     assert "từ 06 giờ trở lên" in vi.closest[0].quote
+
+
+def test_negated_and_comparative_bounds() -> None:
+    assert _bounds("The notice must be given not more than 30 days before.") == [
+        ("days", None, 30, "not more than 30 days")
+    ]
+    assert _bounds("Thời gian thử việc không được quá 60 ngày.") == [("days", None, 60, "không được quá 60 ngày")]
+    assert [(b.low, b.high) for b in bounds("Thời hạn không ngắn hơn 1 năm và không dài hơn 3 năm.")] == [
+        (1, None),
+        (None, 3),
+    ]
+    assert _bounds("Thời hạn chuộc lại tối thiểu là 01 năm.") == [("years", 1, None, "tối thiểu là 01 năm")]
+    # each occurrence keeps its own unit: "03 năm" here though "03 tháng" is in the same sentence
+    assert [(b.unit, b.low, b.high) for b in bounds("phạt tù từ 03 tháng đến 02 năm hoặc từ 02 năm đến 03 năm")] == [
+        ("years", None, 2),
+        ("years", 2, 3),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "swapped"),
+    [
+        ("We pay USD 40 when a flight is delayed by less than 12 hours.", DELAY_EN, ["less than 12 hours"]),
+        ("We pay USD 40 when a flight is delayed by at least 12 hours.", DELAY_EN, []),
+        ("We pay USD 40 for a delay of 12 hours or more.", DELAY_EN, []),  # a restatement
+        ("We pay USD 40 for a delay of more than 12 hours.", DELAY_EN, []),  # strictness is not read
+        ("Chuyến bay bị trì hoãn không quá 06 giờ được bồi thường 500.000 đồng.", DELAY_VI, ["không quá 06 giờ"]),
+        ("Chuyến bay bị trì hoãn từ 06 giờ trở lên được bồi thường 500.000 đồng.", DELAY_VI, []),
+        ("You may notify us more than 30 days after the loss.", NOTICE, ["more than 30 days"]),
+        ("Thời gian thử việc không được quá 60 ngày.", "Thời gian thử việc không quá 60 ngày.", []),
+        # the source bounds the figure nowhere: the figure check's business, not this one's
+        ("We pay USD 40 for each delay of at least 12 hours.", "We pay USD 40 for each full 12 hours.", []),
+    ],
+)
+def test_a_bound_on_the_other_side_of_its_figure(claim: str, source: str, swapped: list[str]) -> None:
+    assert [s.split(" (the source")[0] for s in swapped_bounds(claim, [source])] == swapped
+
+
+def test_a_swapped_bound_fails_the_pair_check(fresh_index: Path, embedder: Embedder) -> None:
+    with citewise.open(settings=Settings(index=fresh_index), embedder=embedder) as cw:
+        swapped = cw.supports("We pay USD 40 when a flight is delayed by less than 12 hours.", DELAY_EN)
+        kept = cw.supports("We pay USD 40 when a flight is delayed by at least 12 hours.", DELAY_EN)
+    assert swapped.status == "unsupported"
+    assert swapped.findings[0] == (
+        "bounded on another side than in the source: less than 12 hours (the source: at least 12 hours)"
+    )
+    assert not any("bounded" in f for f in kept.findings)
+
+
+def test_the_validator_fails_a_sentence_that_bounds_its_figure_on_the_other_side() -> None:
+    """Every figure of the sentence is in its quote and the scorer reads it as close: the condition is the opposite."""
+    frag = fragment("F1", DELAY_EN)
+    quote = Quote("F1", DELAY_EN)
+    wrong = DraftSentence("We pay USD 40 when the flight is delayed by less than 12 hours.", ["F1"], quotes=[quote])
+    right = DraftSentence("We pay USD 40 when the flight is delayed by at least 12 hours.", ["F1"], quotes=[quote])
+    bad, good = Validator().check(Draft([wrong, right], "scripted"), [frag])
+    assert bad.verdict.status == "unsupported" and "number" in bad.verdict.failed
+    assert any("less than 12 hours (the source: at least 12 hours)" in d for d in bad.verdict.details)
+    assert not any("another side" in d for d in good.verdict.details), good.verdict.details

@@ -16,29 +16,34 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from citewise.figures import NUMBER, REF_CONTEXT, canon_number, with_digits
+from citewise.figures import canon_number, with_digits
 from citewise.judge.premise import RATE_UNITS, case_clauses, confirming
 from citewise.judge.records import Unmet
-from citewise.judge.units import currency_before, figure_units
+from citewise.judge.units import currency_before, unit_occurrences
 from citewise.lang import fold, nfc
 from citewise.textmatch import content_words, short_keys
 
-_LOWER = r"at least|not less than|no less than|a minimum of|minimum of|tu|it nhat|toi thieu|khong duoi|khong it hon"
-_ABOVE = (
-    r"more than|over|exceeding|in excess of|longer than|greater than|above|tren|hon|vuot qua|lau hon|nhieu hon"
-    r"|(?<!khong )qua"
+_LOWER = (
+    r"at least|not less than|no less than|a minimum of|minimum of|tu|it nhat|toi thieu|khong duoi|khong it hon"
+    r"|khong ngan hon|khong nho hon|khong thap hon"
 )
 _UPPER = (
     r"within|not more than|no more than|not exceeding|no later than|not later than|trong vong|trong thoi han"
-    r"|khong qua|khong vuot qua|cham nhat"
+    r"|khong (?:duoc )?(?:vuot )?qua|khong (?:dai|lau|nhieu|lon|cao) hon|cham nhat"
 )
-_BELOW = r"less than|under|fewer than|shorter than|below|duoi|chua du|chua duoc|chua den|it hon|nho hon|thap hon"
+_BELOW = r"less than|under|fewer than|shorter than|below|duoi|chua du|chua duoc|chua den|(?:it|nho|thap|ngan) hon"
+_ABOVE = (
+    r"more than|over|exceeding|in excess of|longer than|greater than|above|tren|(?:vuot )?qua"
+    r"|(?:lau|nhieu|dai|lon|cao) hon"
+)
 _CURRENCY = r"(?:(?:usd|us\$|\$|eur|€|gbp|£|vnd)\s*)?"
 _BEFORE: list[tuple[str, re.Pattern[str]]] = [
-    (op, re.compile(rf"(?:^|\W)(?P<word>{words})\s+{_CURRENCY}$"))
-    for op, words in ((">=", _LOWER), (">", _ABOVE), ("<=", _UPPER), ("<", _BELOW))
+    (op, re.compile(rf"(?:^|\W)(?P<word>{words})\s+(?:(?:la|is|be)\s+)?{_CURRENCY}$"))
+    for op, words in ((">=", _LOWER), ("<=", _UPPER), ("<", _BELOW), (">", _ABOVE))
 ]
-"""Words right before a figure that make it a bound (folded lower-case text; a currency may stand between)."""
+"""Words right before a figure that make it a bound (folded lower-case text; "là" / "is" or a currency may stand
+between: "tối thiểu là 01 năm"), tried in this order: a negated bound before the bound it negates ("not more than",
+"không được quá", "không ngắn hơn")."""
 _AFTER: list[tuple[str, re.Pattern[str]]] = [
     (">=", re.compile(r"\s*(?:or (?:more|longer|over|above)|tro len)\b")),
     ("<=", re.compile(r"\s*(?:or (?:less|fewer|shorter|under|below)|tro xuong)\b")),
@@ -114,28 +119,21 @@ class _Figure:
 def _figures(text: str, low: str) -> list[_Figure]:
     """The figures of ``text`` (``low``: its folded lower-case form) that carry a unit, with their values (a scale
     word after one multiplies it: "100 triệu đồng") and their spans, the unit word included."""
-    units = figure_units(text)
     out = []
-    for m in NUMBER.finditer(low):
+    for m, unit in unit_occurrences(text):
         a, b = m.span(1)
-        if m.group(2) or REF_CONTEXT.search(low[max(0, a - 12) : a]):
-            continue
-        canon = canon_number(m.group(1))
-        named = sorted(units.get(canon, set()) - {""})
-        aged = None if named else _AGED.search(low[max(0, a - 20) : a])
+        aged = None if unit else _AGED.search(low[max(0, a - 20) : a])
         bare = aged is not None
-        if aged is not None:
-            named = [_AGE]
-        if len(named) != 1 or named[0] in _MULTIPLES:
+        unit = _AGE if aged is not None else unit
+        if not unit or unit in _MULTIPLES:
             continue
-        value = float(canon)
+        value = float(canon_number(m.group(1)))
         end = b
         scale = _SCALE_AFTER.match(low, b)
         if scale:
             value *= _SCALE[scale.group(1)]
             end = scale.end()
         currency = currency_before(low[max(0, a - 5) : a])
-        unit = named[0]
         age = _AGE_AFTER.match(low, end) if unit in ("months", "years") else None
         unit_word = age or re.match(r"[\s-]*[^\W\d_]+(?:\s+(?:dong|days?))?", low[end:])
         if age is not None:
@@ -281,3 +279,24 @@ def _related(
     none when the question states one age only). Another unit of time is not read against it: measured, "5 năm" read
     against "trong thời hạn 5 ngày" (both a "thời hạn") lost an answerable legal near-miss."""
     return [(b, w) for b, w in found if b.unit == unit and (keys & b.keys or (unit == _AGE and one_age))]
+
+
+def _side(b: Bound) -> str:
+    return "range" if b.low is not None and b.high is not None else "low" if b.low is not None else "high"
+
+
+def swapped_bounds(claim: str, sources: Sequence[str]) -> list[str]:
+    """The bounds of ``claim`` whose figure ``sources`` bound on another side only: "less than 12 hours" of a source
+    saying "at least 12 hours", "trên 06 giờ" of one saying "không quá 06 giờ". A figure and unit unchanged pass the
+    figure check; the condition they state is the opposite. Strictness is not read ("more than 12 hours" restates
+    "at least 12 hours" closely enough), nor a bound the sources state without a bound word."""
+    stated = bounds(claim)
+    if not stated:
+        return []
+    given = [b for text in sources for b in bounds(text)]
+    out = []
+    for b in stated:
+        same = [g for g in given if g.unit == b.unit and {g.low, g.high} - {None} == {b.low, b.high} - {None}]
+        if same and all(_side(g) != _side(b) for g in same):
+            out.append(f"{b.text} (the source: {same[0].text})")
+    return out

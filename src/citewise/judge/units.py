@@ -82,13 +82,22 @@ def figure_units(text: str, within: list[tuple[int, int]] | None = None) -> dict
     """Each figure of ``text`` (canonical, as the figure check writes it, without "%") -> the units it is written
     with ("" for a bare figure); with ``within``, only figures inside those spans (quotes), read in the whole text
     (a table row's header lies outside its quote). Figures that name provisions ("Điều 12") are left out."""
+    out: dict[str, set[str]] = {}
+    for m, unit in unit_occurrences(text):
+        a, b = m.span(1)
+        if within is None or any(s <= a and b <= e for s, e in within):
+            out.setdefault(canon_number(m.group(1)), set()).add(unit)
+    return out
+
+
+def unit_occurrences(text: str) -> list[tuple[re.Match[str], str]]:
+    """Each figure of ``text`` (its ``NUMBER`` match on the folded lower-case text, one character per character of
+    ``text``) with the unit this occurrence is written with ("" for none); figures that name provisions left out."""
     low = fold(text).lower()
     cells = _column_units(low)
-    out: dict[str, set[str]] = {}
+    out = []
     for m in NUMBER.finditer(low):
         a, b = m.span(1)
-        if within is not None and not any(s <= a and b <= e for s, e in within):
-            continue
         before = low[max(0, a - 12) : a]
         if REF_CONTEXT.search(before):
             continue
@@ -96,7 +105,7 @@ def figure_units(text: str, within: list[tuple[int, int]] | None = None) -> dict
         unit = unit or next((u for u, rx in _BEFORE if rx.search(before)), "")
         if not unit:
             unit = next((u for (s, e), u in cells.items() if s <= a and b <= e and low[s:e].strip() == m.group(1)), "")
-        out.setdefault(canon_number(m.group(1)), set()).add(unit)
+        out.append((m, unit))
     return out
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from citewise.errors import PairsFileError
 from citewise.figures import unsupported_numbers
 from citewise.jsonlines import JsonLineError, json_lines
+from citewise.judge.conditions import swapped_bounds
 from citewise.verify.findings import findings
 from citewise.verify.scorer import SupportScorer
 
@@ -57,10 +58,12 @@ def verify_pair(scorer: SupportScorer, claim: str, source: str, line: int = 0) -
     t = time.perf_counter()
     scored = scorer.score(claim, source)
     missing = unsupported_numbers(claim, [source])
+    sides = swapped_bounds(claim, [source])
     status = scorer.status(scored.score, scored.lang)
-    if missing:
+    if missing or sides:
         status = "unsupported"
-    found = findings(claim, source, scored.span) if status != "supported" else []
+    found = [f"bounded on another side than in the source: {b}" for b in sides]
+    found += findings(claim, source, scored.span) if status != "supported" else []
     ms = (time.perf_counter() - t) * 1000
     a, b = scored.span
     return PairVerdict(line, claim, status, round(scored.score, 4), source[a:b], missing, found, ms=round(ms, 3))

@@ -18,6 +18,7 @@ from citewise.answer.markers import stray_brackets
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.sentences import sentence_spans
 from citewise.figures import unsupported_numbers
+from citewise.judge.conditions import swapped_bounds
 from citewise.judge.units import unit_mismatches
 from citewise.verify.entailment import EntailmentJudge, excerpt
 from citewise.verify.findings import findings
@@ -155,6 +156,11 @@ class Validator:
             if "number" not in failed:
                 failed.append("number")
             details.append(f"figures with another unit than their source's: {', '.join(units)}")
+        sides = swapped_bounds(s.text, premises)
+        if sides:
+            if "number" not in failed:
+                failed.append("number")
+            details.append(f"figures bounded on another side than in their source: {', '.join(sides)}")
         refs = check_references(s.text, cited, self.context_threshold)
         bad_refs = [r.raw for r in refs if r.status == "invalid"]
         if bad_refs:
