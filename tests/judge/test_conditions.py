@@ -124,6 +124,18 @@ def test_a_case_the_condition_excludes(question: str, sentence: str, unmet: list
     assert unmet_conditions(question, [(sentence, None)]) == unmet
 
 
+def test_a_bound_measures_what_is_said_next_to_it() -> None:
+    """The judge's sentence bounds the report of a loss, not the baggage's delay: the delay clause is read."""
+    report = (
+        "Loss of or damage to baggage in the care of an airline or other carrier must be reported to the carrier "
+        "within 24 hours, and you must obtain a Property Irregularity Report."
+    )
+    delay = "If your checked baggage is delayed by more than 12 hours, we will pay up to USD 200 for replacement items."
+    for hours, unmet in ((5, [Unmet("5 hours", "more than 12 hours")]), (20, [])):
+        question = f"My baggage arrived {hours} hours late. What can I claim?"
+        assert unmet_conditions(question, [(report, None)], [(delay, None)]) == unmet
+
+
 def test_a_table_row_is_read_with_the_clause_behind_it() -> None:
     row = ("Chuyến bay bị trì hoãn — Số tiền bảo hiểm tối đa: 5.000.000 đồng.", (0, 0, 10))
     question = "Chuyến bay của tôi bị trễ 4 tiếng, tôi được bồi thường bao nhiêu?"

@@ -4,10 +4,13 @@
 12 hours" is not answered by that provision: the asker's delay does not meet its condition, and stating "USD 40"
 would be wrong. The figures of the asker's case are not premises the sources must state (``judge.premise``: a rule
 answers a case it does not name), but when the answering sentence sets a bound on the same quantity — "at least 12
-hours", "từ 06 giờ trở lên", "within 30 days", "aged 18 to 70" — the case is put to it. A bound counts only when its
-clause shares a content word with the words around the case's figure ("delayed 8 hours" / "flight is delayed by at
-least 12 hours"), so a stay in hospital is not read against a notice period. Caps on what is paid ("up to USD 400",
-"tối đa 5.000.000 đồng") are limits of the benefit, not conditions of the case, and are not read.
+hours", "từ 06 giờ trở lên", "within 30 days", "aged 18 to 70" — the case is put to it. A bound counts only when the
+words next to it share a content word with the words around the case's figure ("delayed 8 hours" / "flight is delayed
+by at least 12 hours"), so a stay in hospital is not read against a notice period. Caps on what is paid ("up to USD
+400", "tối đa 5.000.000 đồng") are limits of the benefit, not conditions of the case, and are not read.
+
+The same reading checks a sentence against its source (``swapped_bounds``): "less than 12 hours" of a source saying
+"at least 12 hours" keeps the figure and states the opposite condition.
 """
 
 from __future__ import annotations
@@ -77,12 +80,12 @@ _GENERIC = frozenset(
 """Words every clause of a policy shares, and the words of bounds (Vietnamese syllables whole, English words cut to
 four letters): they do not tie a case to a bound."""
 _AGE = "years of age"
+"""A bound on age is about a person, as is an age the question states: they meet without a shared word when the question
+states one age only."""
 _AGE_AFTER = re.compile(r"[\s-]*(?:thang|months?|years?)[\s-]+(?:tuoi|old)\b")
 """An age in months or years: "06 tháng tuổi", "5-month-old", "80-year-old" (read in years)."""
 _AGED = re.compile(r"\b(?:aged?|ages)\s+(?:(?:between|from)\s+)?(?:\d+\s*(?:to|and|-|–)\s*)?$")
 """A bare figure that is an age: "aged 79 or under", "ages 18 to 70"."""
-"""A bound on age is about a person, as is an age the question states: they meet without a shared word when the question
-states one age only."""
 _QUESTION_WINDOW = (5, 3)
 """Words before and after a case's figure that say what it measures ("flight was delayed 8 hours")."""
 
@@ -90,7 +93,7 @@ _QUESTION_WINDOW = (5, 3)
 @dataclass(frozen=True)
 class Bound:
     """A condition a sentence sets on a quantity: ``low``/``high`` in ``unit`` (strict when ``open_low``/``open_high``),
-    written ``text``, in the clause whose content words are ``keys``."""
+    written ``text``; ``keys``: the content words next to it, which say what it bounds."""
 
     unit: str
     low: float | None
@@ -145,13 +148,22 @@ def _figures(text: str, low: str) -> list[_Figure]:
     return out
 
 
-def _clause_keys(low: str, at: int, vi: bool) -> frozenset[str]:
-    """The content words of the clause of ``low`` around offset ``at``."""
+def _bound_keys(low: str, at: int, vi: bool) -> frozenset[str]:
+    """The content words of ``low`` near offset ``at`` (a bound's figure): up to ``_BOUND_WINDOW`` words before and
+    after it, inside its clause. What a bound measures is said next to it ("checked baggage is delayed by more than 12
+    hours"); the clause's other words may be about something else ("Loss of … baggage … must be reported to the carrier
+    within 24 hours" bounds the report, not the baggage's delay)."""
     starts = [m.end() for m in _CLAUSE_END.finditer(low, 0, at)]
     start = starts[-1] if starts else 0
     end_m = _CLAUSE_END.search(low, at)
     end = end_m.start() if end_m else len(low)
-    return _keys(low[start:end], vi)
+    before = low[start:at].split()[-_BOUND_WINDOW[0] :]
+    after = low[at:end].split()[: _BOUND_WINDOW[1]]
+    return _keys(" ".join(before + after), vi)
+
+
+_BOUND_WINDOW = (8, 3)
+"""Words before and after a bound's figure that say what it bounds."""
 
 
 def _keys(text: str, vi: bool) -> frozenset[str]:
@@ -180,7 +192,7 @@ def bounds(sentence: str) -> list[Bound]:
         else:  # "từ đủ 06 tháng tuổi đến 80 tuổi" reads both in years; other units bound nothing here
             first = head.value if head.unit == unit else None
         taken.append((m.start(), last.end))
-        keys = _clause_keys(low, m.start(1), vi)
+        keys = _bound_keys(low, m.start(1), vi)
         out.append(Bound(unit, first, last.value, False, False, text[m.start() : last.end].strip(" ,"), keys))
     for f in figures:
         if any(a <= f.start < b for a, b in taken):
@@ -201,7 +213,7 @@ def bounds(sentence: str) -> list[Bound]:
             continue
         low_v = f.value if op in (">=", ">") else None
         high_v = f.value if op in ("<=", "<") else None
-        keys = _clause_keys(low, f.start, vi)
+        keys = _bound_keys(low, f.start, vi)
         at = min(at, f.written)
         out.append(Bound(f.unit, low_v, high_v, op == ">", op == "<", text[at:end].strip(" ,"), keys))
     return out
@@ -227,9 +239,8 @@ def case_figures(question: str) -> list[tuple[float, str, str, frozenset[str]]]:
     out = []
     for f in figures:
         compound = _COMPOUND_BEFORE.search(low[max(0, f.start - 16) : f.start]) or re.match(r"\s*\d", low[f.end :])
-        if compound or not any(a <= f.start < b for a, b in spans) or (f.value == 1 and f.unit in RATE_UNITS):
-            continue  # "bao nhiêu một tháng" asks for a rate
-        if any(a <= f.start < b for a, b in ranges):
+        rate = f.value == 1 and f.unit in RATE_UNITS  # "bao nhiêu một tháng" asks for a rate
+        if compound or rate or not any(a <= f.start < b for a, b in spans) or any(a <= f.start < b for a, b in ranges):
             continue
         if (
             _ASKED_BOUND.search(low[max(0, f.start - 30) : f.start])
@@ -252,8 +263,8 @@ def unmet_conditions(
     question: str, sentences: Sequence[tuple[str, Where | None]], elsewhere: Sequence[tuple[str, Where | None]] = ()
 ) -> list[Unmet]:
     """The figures of the asker's case in ``question`` that every bound ``sentences`` (the answering sentence, with its
-    place) set on the same quantity excludes: same unit, a content word shared between the case's words and the
-    bound's clause. A case those sentences set no such bound on is read against the bounds of ``elsewhere`` (the other
+    place) set on the same quantity excludes: same unit, a content word shared between the case's words and the words
+    next to the bound. A case those sentences set no such bound on is read against the bounds of ``elsewhere`` (the other
     sentences of the evidence: the clause behind a benefit table's row)."""
     cases = case_figures(question)
     if not cases:
@@ -275,7 +286,7 @@ def unmet_conditions(
 def _related(
     found: list[tuple[Bound, Where | None]], unit: str, keys: frozenset[str], one_age: bool
 ) -> list[tuple[Bound, Where | None]]:
-    """The bounds of ``found`` on a case's quantity: its unit, a word of its clause shared with the case's (an age needs
+    """The bounds of ``found`` on a case's quantity: its unit, a word next to it shared with the case's (an age needs
     none when the question states one age only). Another unit of time is not read against it: measured, "5 năm" read
     against "trong thời hạn 5 ngày" (both a "thời hạn") lost an answerable legal near-miss."""
     return [(b, w) for b, w in found if b.unit == unit and (keys & b.keys or (unit == _AGE and one_age))]
