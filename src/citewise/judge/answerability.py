@@ -345,11 +345,11 @@ def held_conditions(
         return judged
     span = judged.span
     near = [(span.text, (span.evidence, span.char_start, span.char_end))]
-    far = [
+    far = (  # read only for a case the answering sentence sets no bound on
         (p.text[a:b], (i, p.char_start + a, p.char_start + b))
         for i, p in enumerate(passages)
         for a, b in sentence_spans(p.text)
-    ]
+    )
     unmet = unmet_conditions(question, near, far)
     if not unmet:
         return judged

@@ -16,7 +16,7 @@ The same reading checks a sentence against its source (``swapped_bounds``): "les
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from citewise.figures import canon_number, with_digits
@@ -260,7 +260,7 @@ Where = tuple[int, int, int]
 
 
 def unmet_conditions(
-    question: str, sentences: Sequence[tuple[str, Where | None]], elsewhere: Sequence[tuple[str, Where | None]] = ()
+    question: str, sentences: Sequence[tuple[str, Where | None]], elsewhere: Iterable[tuple[str, Where | None]] = ()
 ) -> list[Unmet]:
     """The figures of the asker's case in ``question`` that every bound ``sentences`` (the answering sentence, with its
     place) set on the same quantity excludes: same unit, a content word shared between the case's words and the words
@@ -275,7 +275,7 @@ def unmet_conditions(
     out: list[Unmet] = []
     for value, unit, written, keys in cases:
         these = _related(near, unit, keys, ages == 1)
-        if not these and elsewhere:
+        if not these:
             far = far if far is not None else [(b, where) for text, where in elsewhere for b in bounds(text)]
             these = _related(far, unit, keys, ages == 1)
         if these and not any(b.holds(value) for b, _ in these):

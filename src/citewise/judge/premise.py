@@ -24,13 +24,12 @@ from citewise.retrieve.choices import stem
 from citewise.retrieve.wording import rewrite
 from citewise.textmatch import question_type, words
 
-_TAG = (
-    r"\b(?:dung khong|phai khong|dung chu|dung ko|co dung|co phai|hay khong|duoc khong|khong a|chua a)\s*\W*$"
-    r"|\b(?:is (?:that|this|it) (?:right|true|correct|so)|right|true|correct|isn'?t it|aren'?t they|is that so)\s*\W*$"
-)
+_CONFIRM_TAGS = r"dung khong|phai khong|dung chu|dung ko|co dung|co phai"
+_EN_TAGS = r"is (?:that|this|it) (?:right|true|correct|so)|right|true|correct|isn'?t it|aren'?t they|is that so"
+_TAG = rf"\b(?:{_CONFIRM_TAGS}|hay khong|duoc khong|khong a|chua a|{_EN_TAGS})\s*\W*$"
+"""A tag at the end of a question asking whether ("…, đúng không?", "…, được không?", "…, is that right?")."""
 _CONFIRMING = re.compile(
-    r"\b(?:dung khong|phai khong|dung chu|dung ko|co dung|co phai)\s*\W*$"
-    r"|\b(?:is (?:that|this|it) (?:right|true|correct|so)|right|true|correct|isn'?t it|aren'?t they|is that so)\s*\W*$"
+    rf"\b(?:{_CONFIRM_TAGS}|{_EN_TAGS})\s*\W*$"
     r"|^(?:is it (?:right|true|correct) that|i (?:heard|read) that|toi nghe noi)\b",
     re.I,
 )
