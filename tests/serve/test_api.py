@@ -13,6 +13,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from citewise.answer.records import REFUSAL
+from citewise.index.embedder import Embedder
+from citewise.serve.api import create_app
+from citewise.serve.config import ServeSettings
+from citewise.settings import Settings
 from tests.serve.conftest import AppFactory
 
 HOME_EN = "How many days do I have to notify Harbourview of damage to my home?"
@@ -312,3 +316,26 @@ def test_rate_limit_per_client(make_client: AppFactory) -> None:
         body = error_of(limited, 429)
         assert body["code"] == "rate_limited" and int(limited.headers["retry-after"]) >= 1
         assert client.get("/healthz").status_code == 200  # health checks are not rate limited
+
+
+def test_a_case_the_condition_excludes_is_said_over_the_api(served_index: Path, embedder: Embedder) -> None:
+    """The sample travel policy pays for a delay of at least 12 hours: with a judge (the fast tier here; the condition
+    is read against the sentence a judge names), an 8-hour delay gets no direct answer that names the condition and
+    cites it first, logged as such; /verify fails the condition turned around."""
+    settings = Settings(index=served_index, answer={"judge": "features"})
+    app = create_app(settings, ServeSettings(token=None, rate_burst=1000), embedder=embedder)
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        answer = client.post("/ask", json={"question": "My flight was delayed 8 hours, how much will I get?"}).json()
+        logged = client.get("/answers", params={"limit": 1}).json()
+        clause = "If your flight is delayed by at least 12 hours, we will pay USD 40."
+        claim = "We pay USD 40 for a delay of less than 12 hours."
+        verdict = client.post("/verify", json={"claim": claim, "premise": clause}).json()
+    assert answer["outcome"] == "no_direct_answer" and answer["sentences"] == []
+    assert answer["text"].split("\n")[0] == (
+        "The case in the question does not meet a condition the sources set: the provision below says “at least 12 "
+        "hours”, the question states “8 hours”."
+    )
+    assert "delayed by at least 12 hours" in answer["closest"][0]["quote"]
+    assert logged[0]["outcome"] == "no_direct_answer"
+    assert verdict["status"] == "unsupported"
+    assert verdict["findings"][0].startswith("bounded on another side than in the source: less than 12 hours")
