@@ -258,10 +258,10 @@ def _asking(word: str, not_before: str = "") -> str:
     employee ensure when providing a notice", "In cases where an MTF uses …, what …", "When a claim is made, who
     pays?" (a bare "when" made 349 of the 2,788 ObliQA dev questions date questions, 20 of which ask for a time; a
     bare "where" 65 place questions, 9 of which ask for a place). Not before ``not_before``: "when" before a verb of
-    what may happen ("When can
-    the Regulator demand …", "When might a Fund Manager be justified …", "When may a controller still take …") asks
-    in which circumstances, not at what time: all seven such ObliQA dev questions do, and "When can the authority
-    impose a fine for a data breach?" was answered "The period is 72 hours." (the breach notice)."""
+    what may happen ("When can the Regulator demand …", "When might a Fund Manager be justified …", "When may a
+    controller still take …") asks in which circumstances, not at what time: all seven such ObliQA dev questions do,
+    and "When can the authority impose a fine for a data breach?" was answered "The period is 72 hours." (the breach
+    notice)."""
     unless = rf"(?!\s+(?:{not_before})\b)" if not_before else ""
     return rf"{word}{unless}(?=\s+{_INVERTED}\b|\s*\?)|^{word}\b{unless}(?![^,;]*[,;])(?!.*\b{_WH}\b)"
 

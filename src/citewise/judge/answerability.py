@@ -14,7 +14,7 @@ import abc
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -328,10 +328,16 @@ def held_premises(
     absent, names = _lacking(question, passages, lang)
     if not absent:
         return replace(judged, unmentioned=names) if names else judged
+    return _held(judged, threshold, "premise", absent=absent, unmentioned=names)
+
+
+def _held(judged: Answerability, threshold: float, check: str, **found: Any) -> Answerability:
+    """``judged`` with what a check found (``found``: fields of ``Answerability``), its score set just under the
+    threshold (and recorded under ``check`` in ``scores``) when it was at or above it."""
     if judged.score < threshold:
-        return replace(judged, absent=absent, unmentioned=names)
+        return replace(judged, **found)
     score = threshold - PREMISE_MARGIN
-    return replace(judged, score=score, absent=absent, unmentioned=names, scores={**judged.scores, "premise": score})
+    return replace(judged, score=score, scores={**judged.scores, check: score}, **found)
 
 
 def held_conditions(
@@ -351,12 +357,7 @@ def held_conditions(
         for a, b in sentence_spans(p.text)
     )
     unmet = unmet_conditions(question, near, far)
-    if not unmet:
-        return judged
-    if judged.score < threshold:
-        return replace(judged, unmet=unmet)
-    score = threshold - PREMISE_MARGIN
-    return replace(judged, score=score, unmet=unmet, scores={**judged.scores, "condition": score})
+    return _held(judged, threshold, "condition", unmet=unmet) if unmet else judged
 
 
 def lacking_premises(question: str, evidence: Sequence[Evidence], lang: str) -> tuple[list[str], list[str]]:
