@@ -169,6 +169,17 @@ def test_a_sentence_shown_though_not_supported_says_why(page: Any) -> None:
     page.unroute("**/ask")
 
 
+def test_an_exclusion_the_case_meets_is_said_above_the_answer(page: Any) -> None:
+    answer = ask(page, "What happens if I leave my house empty for three months?")
+    assert answer["outcome"] == "answered" and answer["note"]
+    page.wait_for_selector("#note:not([hidden])")
+    assert page.inner_text("#note") == answer["note"]
+    assert "“more than 60 consecutive days”, the question states “3 months”" in answer["note"]
+    assert "unoccupied for more than 60 consecutive days" in page.inner_text("#answer-text .sentence >> nth=0")
+    ask(page, "How many days do I have to notify Harbourview of damage to my home?")
+    assert page.is_hidden("#note")  # an answer with nothing to say of the case
+
+
 def test_interface_follows_the_question_language_and_shows_refusals(page: Any) -> None:
     answer = ask(page, "Thời hạn giải quyết bồi thường bảo hiểm nhà ở là bao lâu?")
     assert answer["lang"] == "vi" and not answer["refused"]

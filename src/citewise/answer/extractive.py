@@ -446,12 +446,14 @@ FOCUS = 1.25
 """The judge's answering sentence is ranked this far above the most relevant sentence by word overlap."""
 
 
-def _focused(question: str, cands: list[_Candidate]) -> list[_Candidate]:
+def _focused(question: str, cands: list[_Candidate], floor: float) -> list[_Candidate]:
     """The sentence the answerability judge found to state the answer (``Fragment.focus``) first: it read the
     question and the sentence together, where the words the two share may point elsewhere. Not when it leaves
     out more of what the question is about than the most relevant sentence by word overlap does (with their
     headings): the judge reads a sentence alone, and "Thời hạn nộp hồ sơ bồi thường là 60 ngày" looks like the
-    answer to "Thời hạn giải quyết bồi thường là bao lâu?" until one sees that it is about filing, not settling."""
+    answer to "Thời hạn giải quyết bồi thường là bao lâu?" until one sees that it is about filing, not settling. A focus
+    to be stated (``Fragment.stated``) comes first whatever it leaves out, and at ``floor`` (the least relevance a
+    sentence is quoted with) at least."""
     top = max(cands, key=lambda c: c.relevance, default=None)
     if top is None:
         return cands
@@ -459,10 +461,19 @@ def _focused(question: str, cands: list[_Candidate]) -> list[_Candidate]:
     def missing(c: _Candidate) -> int:
         return _left_out(question, f"{c.fragment.evidence.chunk.header} {c.text}")
 
+    def off(c: _Candidate) -> int:  # how far a sentence's span is from its fragment's focus
+        focus = c.fragment.focus
+        return abs(c.start - focus[0]) + abs(c.end - focus[1]) if focus is not None else -1
+
+    # the sentence to be stated is the focus itself, not the list holding it
+    stated = min((c for c in cands if c.fragment.stated and off(c) >= 0), key=off, default=None)
     out = []
     for c in cands:
         focus = c.fragment.focus
-        if focus is not None and c.start < focus[1] and focus[0] < c.end and missing(c) <= missing(top):
+        near = focus is not None and c.start < focus[1] and focus[0] < c.end and not c.fragment.stated
+        if c is stated:
+            c = replace(c, relevance=max(c.relevance, top.relevance, floor) * FOCUS, focused=True)
+        elif near and missing(c) <= missing(top):
             c = replace(c, relevance=max(c.relevance, top.relevance) * FOCUS, focused=True)
         out.append(c)
     return out
@@ -525,6 +536,21 @@ def _with_their_lists(chosen: list[_Candidate], cands: list[_Candidate]) -> list
             out = [x for x in out if not _within(x, c)]
             out.append(c)
     return out
+
+
+def _stated_first(stated: _Candidate, chosen: list[_Candidate], cands: list[_Candidate]) -> list[_Candidate]:
+    """``chosen`` with the sentence to be stated (``Fragment.stated``) first and, when it is an item of a list, after
+    the list's lead-in only ("Công ty không chịu trách nhiệm bồi thường đối với:" then "5. Tổn thất xảy ra khi nhà ở
+    bị bỏ trống liên tục trên 60 ngày …"), not with the other items; its list is not quoted again."""
+    holder = next((x for x in cands if x is not stated and not x.leans and _within(stated, x)), None)
+    rest = [c for c in chosen if c is not stated and not (holder is not None and (_within(c, holder)))]
+    if holder is None:
+        return [stated, *rest]
+    f, base = holder.fragment, holder.fragment.evidence.char_start
+    lead = next(((s, e) for s, e in sentence_spans(f.text) if base + s == holder.start), None)
+    if lead is None:
+        return [stated, *rest]
+    return [replace(_quote(f, holder.order[0], lead), focused=True), stated, *rest]
 
 
 def _others(c: _Candidate, chosen: list[_Candidate]) -> list[_Candidate]:
@@ -677,7 +703,7 @@ class ExtractiveGenerator(Generator):
                     s, sent = before, text[before:e]
                 cand = _Candidate(f, base + s, base + e, sent, rel * prior, (fi, si), says, leans=before is not None)
                 out.append(cand)
-        return _defining(question, lang, _focused(question, out))
+        return _defining(question, lang, _focused(question, out, self.min_relevance))
 
     def generate(
         self,
@@ -714,10 +740,13 @@ class ExtractiveGenerator(Generator):
             chosen = [*others, best]  # the sentence ``best`` refers back to, chosen alone first, is quoted in it
         if not chosen:
             return Draft([], self.name, refused=True)
-        chosen = _with_their_lists(chosen, everything)
-        options = chosen_option(question, fragments, lang)
-        table = None if options else self.table_answer(question, fragments, lang)
-        if options:
+        stated = next((c for c in chosen if c.focused and c.fragment.stated), None)
+        chosen = _with_their_lists(chosen, everything) if stated is None else _stated_first(stated, chosen, everything)
+        options = None if stated is not None else chosen_option(question, fragments, lang)
+        table = None if options or stated is not None else self.table_answer(question, fragments, lang)
+        if stated is not None:
+            direct = []  # the provision to be stated is the answer, quoted: no figure of it is singled out
+        elif options:
             direct = options
         elif table is not None:
             direct = [table[0]]

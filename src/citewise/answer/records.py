@@ -22,6 +22,9 @@ class Fragment:
     focus: tuple[int, int] | None = None
     """The sentence of this fragment that the answerability judge found to state the answer (its span in
     ``Document.text``); ``None`` when no judge ran or it chose another fragment."""
+    stated: bool = False
+    """The focus is to be stated however few words it shares with the question: an exclusion whose bound the asker's
+    case meets ("leave my house empty for three months" / "unoccupied for more than 60 consecutive days")."""
 
     @property
     def ref(self) -> str:

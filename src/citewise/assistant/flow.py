@@ -16,6 +16,7 @@ from citewise.answer.llama_local import LlamaCppGenerator
 from citewise.answer.options import chosen_option
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
 from citewise.assistant.records import (
+    EXCLUDED,
     LOW_CONFIDENCE,
     NO_DIRECT,
     NO_DIRECT_ANSWER,
@@ -29,9 +30,9 @@ from citewise.assistant.records import (
 from citewise.assistant.relevance import OFF_TOPIC, off_topic, same_sentence
 from citewise.assistant.report import build_report, write_report
 from citewise.chunk.sentences import sentence_spans
-from citewise.judge.answerability import AnswerabilityJudge, lacking_premises
+from citewise.judge.answerability import AnswerabilityJudge, excluded_cases, lacking_premises
 from citewise.judge.llm import LlmTier
-from citewise.judge.records import Answerability, Unmet
+from citewise.judge.records import Answerability, Excluded, Unmet
 from citewise.redact import keep
 from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import LOOKUP_WORDS, Evidence, SearchResult
@@ -136,14 +137,19 @@ class Assistant:
             score = None if judged is None else judged.score
             notes = _notes(lang, absent, unknown)
             first = unmet[0].where if unmet else None
-            opening = _unmet(lang, unmet[0]) if unmet else None
+            opening = _case_note(UNMET, lang, unmet[0]) if unmet else None
             answer = self._no_direct(
                 question, lang, result, why, score, timings, t0, notes=notes, first=first, opening=opening
             )
             return self._report(answer, result, [])
+        excluded = self._excluded(question, result, judged)
         if judged is not None and judged.span is not None:
             span = judged.span
-            fragments = focus_on(fragments, result.evidence[span.evidence], (span.char_start, span.char_end))
+            focus = (span.char_start, span.char_end)
+            fragments = focus_on(fragments, result.evidence[span.evidence], focus, stated=bool(excluded))
+        elif excluded and excluded[0].where is not None:
+            at, start, end = excluded[0].where
+            fragments = focus_on(fragments, result.evidence[at], (start, end), stated=True)
         elif self.generator is not self.fallback:
             fragments = self._extractive_focus(question, fragments, lang)
         # a model reads its first fragment first: the judge's answering provision leads, when it is on topic
@@ -193,6 +199,11 @@ class Assistant:
         answer.verification = round(_score(drafted or checked), 3)
         answer.flagged = answer.verification < self.settings.verification_flag
         answer.answerability = None if judged is None else round(judged.score, 4)
+        if excluded:
+            case = excluded[0]
+            answer.note = _case_note(EXCLUDED, lang, case)
+            answer.text = f"{answer.note}\n{answer.text}"
+            answer.reason = f"the question states {case.case}; an exclusion applies to {case.condition}"
         return self._report(answer, result, drafted or checked)
 
     def _report(self, answer: Answer, result: SearchResult, drafted: list[CheckedSentence]) -> Answer:
@@ -242,6 +253,15 @@ class Assistant:
         if is_lookup(result):
             return [], []
         return lacking_premises(question, result.evidence[: self.settings.fragments], lang)
+
+    def _excluded(self, question: str, result: SearchResult, judged: Answerability | None) -> list[Excluded]:
+        """The figures of the asker's case that meet an exclusion's bound: the judge's reading, or without a judge the
+        same reading of the same evidence (a question that only names a provision is not read)."""
+        if judged is not None:
+            return judged.excluded
+        if self.judge is not None or is_lookup(result):
+            return []
+        return excluded_cases(question, result.evidence[: self.settings.fragments])
 
     def _extractive_focus(self, question: str, fragments: list[Fragment], lang: str) -> list[Fragment]:
         """With no judge's answering sentence, the sentence the extractive answer would quote first (chosen by
@@ -466,13 +486,18 @@ class Assistant:
         )
 
 
-def focus_on(fragments: list[Fragment], evidence: Evidence, focus: tuple[int, int]) -> list[Fragment]:
+def focus_on(
+    fragments: list[Fragment], evidence: Evidence, focus: tuple[int, int], stated: bool = False
+) -> list[Fragment]:
     """The fragments in their order, the one holding the answering sentence (``focus``, its span in
     ``Document.text``) marking it as its focus (added last when the judge read evidence beyond the fragments
-    given to the generator)."""
-    out = [Fragment(f.short, f.evidence, focus if f.evidence is evidence else None) for f in fragments]
+    given to the generator); ``stated``: see ``Fragment.stated``."""
+    out = [
+        Fragment(f.short, f.evidence, focus, stated) if f.evidence is evidence else Fragment(f.short, f.evidence)
+        for f in fragments
+    ]
     if not any(f.evidence is evidence for f in fragments):
-        out.append(Fragment(f"F{len(fragments) + 1}", evidence, focus))
+        out.append(Fragment(f"F{len(fragments) + 1}", evidence, focus, stated))
     return out
 
 
@@ -493,7 +518,7 @@ def lead_with_focus(question: str, fragments: list[Fragment]) -> list[Fragment]:
     ):
         return fragments
     order = [lead, *fragments[:k], *fragments[k + 1 :]]
-    return [Fragment(f"F{i + 1}", f.evidence, f.focus) for i, f in enumerate(order)]
+    return [Fragment(f"F{i + 1}", f.evidence, f.focus, f.stated) for i, f in enumerate(order)]
 
 
 def is_lookup(result: SearchResult) -> bool:
@@ -537,9 +562,9 @@ def _notes(lang: str, figures: list[str], names: list[str]) -> str:
     return " ".join(notes)
 
 
-def _unmet(lang: str, unmet: Unmet) -> str:
-    """The opening of a no-direct answer whose case fails the answering provision's condition, said in ``lang``."""
-    return UNMET[lang].format(condition=_quoted([unmet.condition]), case=_quoted([unmet.case]))
+def _case_note(wording: dict[str, str], lang: str, case: Unmet) -> str:
+    """What is said of a figure of the asker's case and the bound it was read against (``UNMET``, ``EXCLUDED``)."""
+    return wording[lang].format(condition=_quoted([case.condition]), case=_quoted([case.case]))
 
 
 def _quoted(items: list[str]) -> str:

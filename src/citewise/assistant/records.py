@@ -35,6 +35,14 @@ UNMET = {
 }
 """Said instead of ``NO_DIRECT`` when a figure of the asker's case fails the condition of the sentence that would answer
 (``judge.conditions``): the sources do speak to the case, through that condition, quoted first."""
+EXCLUDED = {
+    "en": "The case in the question meets the condition of an exclusion the sources set: the provision below says "
+    "{condition}, the question states {case}.",
+    "vi": "Trường hợp nêu trong câu hỏi thuộc điều kiện của một điều khoản loại trừ: điều khoản dưới đây nêu "
+    "{condition}, câu hỏi nêu {case}.",
+}
+"""Said before an answer that quotes an exclusion whose bound a figure of the asker's case meets (``judge.conditions``):
+what the exclusion takes away is in its quote."""
 LOW_CONFIDENCE = {
     "en": "⚠ Low confidence: check the cited provisions before relying on this answer.",
     "vi": "⚠ Độ tin cậy thấp: hãy kiểm tra các điều khoản được trích dẫn trước khi sử dụng câu trả lời này.",
@@ -79,6 +87,9 @@ class Answer:
     """For ``no_direct_answer``: the closest provisions, each cited by its opening sentence."""
     answerability: float | None = None
     """The judge's score that the evidence states the answer (``None`` when not judged)."""
+    note: str = ""
+    """For ``answered``: said before the sentences (and first in ``text``), how the asker's case stands against the
+    provision quoted first (``EXCLUDED``); "" when there is nothing to say."""
     search: SearchResult | None = field(default=None, repr=False, compare=False)
     """The search the answer was built from (evaluation reads it instead of searching again); not in
     ``to_dict``."""

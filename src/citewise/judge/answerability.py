@@ -14,16 +14,16 @@ import abc
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
 from citewise.chunk.sentences import lead_ins, sentence_spans
-from citewise.judge.conditions import unmet_conditions
+from citewise.judge.conditions import met_exclusions, unmet_conditions
 from citewise.judge.features import FEATURES, pair_features
 from citewise.judge.premise import absent_premises, unmentioned
 from citewise.judge.qtype import VALUE_TYPES, answer_spans, question_type, states_value
-from citewise.judge.records import Answerability, AnswerSpan, Passage
+from citewise.judge.records import Answerability, AnswerSpan, Excluded, Passage, Unmet
 from citewise.judge.tables import KINDS_ASKED, find_cell, min_row_words
 from citewise.lang import detect_language
 from citewise.registry import Registry
@@ -34,6 +34,8 @@ from citewise.trees import Forest, Tree, load_model
 
 if TYPE_CHECKING:
     from citewise.judge.pair import PairClassifier
+
+_Read = TypeVar("_Read", bound=Unmet)
 
 DEFAULT_WEIGHTS = "answerability-features-v1.json"
 MAX_EVIDENCE = 4
@@ -82,14 +84,14 @@ class AnswerabilityJudge(abc.ABC):
             judged = table_answer(asked, passages, lang, judged, self.threshold(lang)) or judged
         judged = held_premises(question, passages, judged, self.threshold(lang), lang)
         judged = held_conditions(asked, passages, judged, self.threshold(lang))
+        judged = exclusion_answer(asked, passages, judged, self.threshold(lang))
         if judged.span is not None:
             span = judged.span
             judged.span = AnswerSpan(
                 found[span.evidence][0], span.char_start, span.char_end, span.text, span.answer_start, span.answer_end
             )
-        judged.unmet = [
-            replace(u, where=(found[u.where[0]][0], *u.where[1:])) if u.where is not None else u for u in judged.unmet
-        ]
+        judged.unmet = [_placed(u, found) for u in judged.unmet]
+        judged.excluded = [_placed(u, found) for u in judged.excluded]
         return judged
 
     @abc.abstractmethod
@@ -99,6 +101,11 @@ class AnswerabilityJudge(abc.ABC):
     @abc.abstractmethod
     def threshold(self, lang: str) -> float:
         """The score at or above which the evidence is taken to answer (chosen on dev data)."""
+
+
+def _placed(case: _Read, found: list[tuple[int, Evidence]]) -> _Read:
+    """``case`` with its sentence's place indexing the evidence instead of the passages read."""
+    return case if case.where is None else replace(case, where=(found[case.where[0]][0], *case.where[1:]))
 
 
 def read_evidence(evidence: Sequence[Evidence]) -> list[tuple[int, Evidence]]:
@@ -358,6 +365,37 @@ def held_conditions(
     )
     unmet = unmet_conditions(question, near, far)
     return _held(judged, threshold, "condition", unmet=unmet) if unmet else judged
+
+
+def exclusion_answer(
+    question: str, passages: Sequence[Passage], judged: Answerability, threshold: float
+) -> Answerability:
+    """``judged`` answered by an exclusion's sentence when a figure of the asker's case meets its bound ("What happens if
+    I leave my house empty for three months?" / "If the home is unoccupied for more than 60 consecutive days, we will
+    not pay for …": ``judge.conditions.met_exclusions``): that sentence states what becomes of the case, whatever
+    else the evidence says of it. A case whose answering condition is unmet is left as it is."""
+    if judged.unmet:
+        return judged
+    excluded = _exclusions(question, passages)
+    if not excluded or excluded[0].where is None:
+        return judged
+    i, s, e = excluded[0].where
+    base = passages[i].char_start
+    span = AnswerSpan(i, s, e, passages[i].text[s - base : e - base])
+    score = max(judged.score, threshold)
+    return replace(judged, span=span, score=score, scores={**judged.scores, "exclusion": score}, excluded=excluded)
+
+
+def _exclusions(question: str, passages: Sequence[Passage]) -> list[Excluded]:
+    read = candidate_sentences(passages)
+    return met_exclusions(question, ((t, f"{passages[i].header} {led}", (i, s, e)) for i, s, e, t, _, led in read))
+
+
+def excluded_cases(question: str, evidence: Sequence[Evidence]) -> list[Excluded]:
+    """Without a judge: the figures of the asker's case that meet an exclusion's bound in the evidence a judge would
+    read (``exclusion_answer`` reads the same for a judge), each placed in ``evidence``."""
+    found = read_evidence(evidence)
+    return [_placed(e, found) for e in _exclusions(question, [passage_of(x) for _, x in found])]
 
 
 def lacking_premises(question: str, evidence: Sequence[Evidence], lang: str) -> tuple[list[str], list[str]]:

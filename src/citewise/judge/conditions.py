@@ -21,9 +21,10 @@ from dataclasses import dataclass
 
 from citewise.figures import canon_number, with_digits
 from citewise.judge.premise import RATE_UNITS, case_clauses, confirming
-from citewise.judge.records import Unmet
+from citewise.judge.records import Excluded, Unmet
 from citewise.judge.units import currency_before, unit_occurrences
 from citewise.lang import fold, nfc
+from citewise.retrieve.wording import reworded
 from citewise.textmatch import content_words, short_keys
 
 _LOWER = (
@@ -290,6 +291,66 @@ def _related(
     none when the question states one age only). Another unit of time is not read against it: measured, "5 năm" read
     against "trong thời hạn 5 ngày" (both a "thời hạn") lost an answerable legal near-miss."""
     return [(b, w) for b, w in found if b.unit == unit and (keys & b.keys or (unit == _AGE and one_age))]
+
+
+_EXCLUDING = re.compile(
+    r"\bexclu|\b(?:we|insurer|company|bluewave|harbourview) (?:will|shall|do|does) not (?:pay|cover|be liable)"
+    r"|\bnot (?:be )?(?:covered|insured)\b|\bno (?:cover|benefit) (?:is|will be) (?:paid|provided)"
+    r"|loai tru|khong (?:chiu trach nhiem )?(?:boi thuong|chi tra)|khong (?:duoc|thuoc pham vi) bao hiem"
+)
+"""Words of an exclusion ("we will not pay", "Loại trừ bảo hiểm", "không chịu trách nhiệm bồi thường"), on folded
+lower-case text: in the sentence, its list's lead-in or its provision's heading."""
+_EXCEPT = re.compile(r"\b(?:except|other than|unless|tru(?: truong hop| khi)?)\b")
+"""Where an exclusion's own exceptions start ("…, trừ tổn thất do cháy, sét đánh, nổ")."""
+_DAYS = {"hours": 1 / 24, "days": 1.0, "weeks": 7.0, "months": 30.44, "years": 365.25}
+"""Units of time in days: a case in months is read against an exclusion in days ("3 tháng" / "trên 60 ngày")."""
+_CONVERTED_MARGIN = 0.1
+"""A case converted to the bound's unit meets it only this far (relative) past its figure: "2 months" is no clear case
+of "more than 60 days"."""
+
+
+def met_exclusions(question: str, sentences: Iterable[tuple[str, str, Where | None]]) -> list[Excluded]:
+    """The figures of the asker's case in ``question`` that meet the bound of an exclusion among ``sentences`` (each a
+    sentence, the words around it that may make it an exclusion — its list's lead-in, its provision's heading —, and
+    its place): "leave my house empty for three months" of "If the home is unoccupied for more than 60 consecutive
+    days, we will not pay for loss or damage caused by theft …". The bound is on the case's quantity as for
+    ``unmet_conditions`` (a shared word next to it; the question's spoken forms also read in the provisions' wording:
+    "empty" / "unoccupied"); another unit of time is converted ("3 tháng" / "trên 60 ngày"), away from the bound's figure
+    only. An exclusion whose own exception names something of the question ("…, trừ tổn thất do cháy") is not read."""
+    cases = case_figures(question)
+    if not cases:
+        return []
+    lang_vi = fold(question) != question
+    legal = case_figures(reworded(question, "vi" if lang_vi else "en"))
+    if len(legal) == len(cases):
+        cases = [(v, u, w, k | other[3]) for (v, u, w, k), other in zip(cases, legal, strict=True)]
+    words = _keys(reworded(question, "vi" if lang_vi else "en"), lang_vi) | _keys(fold(question).lower(), lang_vi)
+    out: list[Excluded] = []
+    for text, around, where in sentences:
+        low = fold(with_digits(nfc(text))).lower()
+        if not (_EXCLUDING.search(low) or _EXCLUDING.search(fold(around).lower())):
+            continue
+        cut = _EXCEPT.search(low)
+        if cut is not None and (words & (_keys(low[cut.end() :], lang_vi) - _keys(low[: cut.start()], lang_vi))):
+            continue
+        for value, unit, written, keys in cases:
+            bound = next((b for b in bounds(text) if keys & b.keys and _meets(b, value, unit)), None)
+            if bound is not None and written not in {e.case for e in out}:
+                out.append(Excluded(written, bound.text, where))
+    return out
+
+
+def _meets(b: Bound, value: float, unit: str) -> bool:
+    """Whether a case of ``value`` ``unit`` meets ``b``, a unit of time converted to the bound's (clearly past its
+    figure)."""
+    if unit == b.unit:
+        return b.holds(value)
+    if unit not in _DAYS or b.unit not in _DAYS:
+        return False
+    days = value * _DAYS[unit] / _DAYS[b.unit]
+    low = None if b.low is None else b.low * (1 + _CONVERTED_MARGIN)
+    high = None if b.high is None else b.high * (1 - _CONVERTED_MARGIN)
+    return (low is None or days >= low) and (high is None or days <= high) and b.holds(days)
 
 
 def _side(b: Bound) -> str:

@@ -44,6 +44,13 @@ class Unmet:
     ``Document.text``)."""
 
 
+@dataclass(frozen=True)
+class Excluded(Unmet):
+    """A figure of the asker's case (``case``) that meets the bound (``condition``) of an exclusion the evidence states
+    ("leave my house empty for 3 months" / "unoccupied for more than 60 consecutive days, we will not pay …"):
+    ``where`` is the exclusion's sentence."""
+
+
 @dataclass
 class Answerability:
     """Does the evidence state the answer: a score in [0, 1], the best sentence, and how it was judged."""
@@ -65,6 +72,8 @@ class Answerability:
     unmet: list[Unmet] = field(default_factory=list)
     """Figures of the asker's case that the answering sentence's condition excludes ("delayed 8 hours" / "at least 12
     hours"): the score is then held under the threshold."""
+    excluded: list[Excluded] = field(default_factory=list)
+    """Figures of the asker's case that meet the bound of an exclusion: its sentence is then the answering one."""
 
     def answers(self, threshold: float) -> bool:
         return self.span is not None and self.score >= threshold

@@ -158,6 +158,10 @@ function renderAnswer(answer) {
   const warn = [answer.warning, flagged, answer.partial ? t("partialAnswer") : ""].filter(Boolean).join(" ");
   warning.hidden = !warn;
   warning.textContent = warn;
+  // how the asker's case stands against the provision quoted first (an exclusion whose bound it meets)
+  const note = $("#note");
+  note.hidden = !answer.note;
+  note.textContent = answer.note || "";
 
   const text = $("#answer-text");
   text.replaceChildren();
