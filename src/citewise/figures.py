@@ -26,16 +26,36 @@ REF_CONTEXT = re.compile(
 )
 
 
-_EN_WORDS = dict(
-    zip(
-        "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty sixty "
-        "ninety".split(),
-        (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 15, 20, 30, 40, 50, 60, 90),
-        strict=True,
-    )
-)
+_EN_ONES = dict(zip("one two three four five six seven eight nine".split(), range(1, 10), strict=True))
+_EN_TENS = dict(zip("twenty thirty forty fifty sixty seventy eighty ninety".split(), range(20, 100, 10), strict=True))
+_EN_WORDS = {
+    **_EN_ONES,
+    **dict(
+        zip(
+            "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(),
+            range(10, 20),
+            strict=True,
+        )
+    ),
+    **_EN_TENS,
+    **{f"{t}{sep}{o}": tv + ov for t, tv in _EN_TENS.items() for o, ov in _EN_ONES.items() for sep in ("-", " ")},
+}
+"""English numbers in words, one to ninety-nine ("thirty-four", "twenty one")."""
 _VI_UNITS = dict(zip("một hai ba bốn năm sáu bảy tám chín".split(), range(1, 10), strict=True))
-_VI_WORDS = {**_VI_UNITS, "mười": 10, "mười lăm": 15, **{f"{w} mươi": 10 * n for w, n in _VI_UNITS.items() if n > 1}}
+_VI_AFTER_TENS = {**{w: n for w, n in _VI_UNITS.items() if n not in (1, 5)}, "mốt": 1, "tư": 4, "lăm": 5}
+"""Units after "mươi" / "mười": "hai mươi mốt", "ba mươi tư", "mười lăm"."""
+_VI_TENS = {"mười": 10, **{f"{w} mươi": 10 * n for w, n in _VI_UNITS.items() if n > 1}}
+_VI_WORDS = {
+    **_VI_UNITS,
+    **_VI_TENS,
+    **{
+        f"{t} {u}": tv + uv
+        for t, tv in _VI_TENS.items()
+        for u, uv in _VI_AFTER_TENS.items()
+        if (t, u) != ("mười", "mốt")
+    },
+}
+"""Vietnamese numbers in words, một to chín mươi chín ("mười lăm", "hai mươi tám", "ba mươi mốt")."""
 _UNIT = (
     r"(?:calendar |business |working |consecutive )?(?:days?|weeks?|months?|years?|hours?|times|per ?cent)"
     r"|(?:ngày|tuần|tháng|năm|giờ|lần|phần trăm)"

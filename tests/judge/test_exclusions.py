@@ -11,7 +11,7 @@ from citewise.answer.extractive import ExtractiveGenerator
 from citewise.answer.records import Fragment
 from citewise.index.embedder import Embedder
 from citewise.judge.answerability import FeatureJudge, exclusion_answer, held_conditions
-from citewise.judge.conditions import met_exclusions
+from citewise.judge.conditions import bounds, excludes, met_exclusions
 from citewise.judge.records import Excluded, Passage
 from citewise.settings import Settings
 from tests.judge.test_conditions import DELAY_EN
@@ -22,6 +22,7 @@ UNOCCUPIED = (
     "escape of water, malicious damage or vandalism from the 61st day until the home is lived in again."
 )
 TELL_US = "If you expect the home to be unoccupied for longer than 60 days you must tell us beforehand."
+PREGNANCY = "pregnancy or childbirth after the 32nd week of pregnancy;"
 EXCLUSIONS_VI = "Điều 8. Loại trừ bảo hiểm Công ty không chịu trách nhiệm bồi thường đối với:"
 EMPTY_VI = (
     "5. Tổn thất xảy ra khi nhà ở bị bỏ trống liên tục trên 60 ngày mà không thông báo cho Công ty, trừ tổn thất do "
@@ -157,6 +158,42 @@ def test_without_a_judge_the_exclusion_is_read_the_same(fresh_index: Path, embed
     with citewise.open(settings=settings, embedder=embedder) as cw:
         en = cw.ask("My house was empty for 70 days and then burgled. Am I covered?")
         under = cw.ask("My house was empty for 50 days and then burgled. Am I covered?")
+        # "pregnant" / "give birth" in the policy's words ("pregnancy", "childbirth") find Section 2.4
+        pregnant = cw.ask("I am 34 weeks pregnant. Will Bluewave pay if I give birth abroad?")
     assert en.outcome == "answered" and "the question states “70 days”" in en.note
     assert en.sentences[0].text.startswith("If the home is unoccupied for more than 60 consecutive days")
     assert under.note == "" and "exclusion" not in under.text
+    assert "says “after the 32nd week”, the question states “34 weeks”" in pregnant.note
+    assert pregnant.sentences[0].text == PREGNANCY and pregnant.sentences[0].citations[0].label == "Section 2.4"
+
+
+def test_an_ordinal_bounds_its_count() -> None:
+    assert [(b.unit, b.low, b.high, b.open_low, b.text) for b in bounds(PREGNANCY)] == [
+        ("weeks", 32, None, True, "after the 32nd week")
+    ]
+    assert [(b.unit, b.low, b.high, b.open_high, b.text) for b in bounds(EMPTY_VI.replace("trên 60 ngày", "x"))] == []
+    vi = "3. Thai sản, trừ biến chứng thai sản xảy ra trước tuần thứ 28 của thai kỳ."
+    assert [(b.unit, b.high, b.open_high, b.text) for b in bounds(vi)] == [("weeks", 28, True, "trước tuần thứ 28")]
+    assert [b.text for b in bounds(UNOCCUPIED)] == ["more than 60 consecutive days", "from the 61st day"]
+
+
+def test_a_pregnancy_past_the_excluded_week() -> None:
+    heading = "Bluewave › Part 2. Medical expenses › Section 2.4. What is not covered"
+    assert excludes(PREGNANCY, heading) and not excludes(PREGNANCY, "Section 2.1. What is covered")
+    asked = "I am {} pregnant. Will Bluewave pay if I give birth abroad?"
+    assert _met(asked.format("thirty-four weeks"), [(PREGNANCY, heading)]) == [("34 weeks", "after the 32nd week")]
+    assert _met(asked.format("20 weeks"), [(PREGNANCY, heading)]) == []
+
+
+def test_an_exclusions_bound_is_no_condition_the_case_must_meet() -> None:
+    """A case outside an exclusion's bound is not excluded; it is not "a case the condition excludes" either."""
+    judge = FeatureJudge()
+    passages = [Passage(UNOCCUPIED, 0, "Harbourview — Section 3. Exclusions › Section 3.2. Unoccupied homes")]
+    question = "My home was unoccupied for 50 days and then burgled. Will you pay?"
+    judged = judge.judge(question, passages, "en")
+    assert judged.span is not None and held_conditions(question, passages, judged, 0.2).unmet == []
+    # the same sentence read as a condition (no heading, no "we will not pay") would fail the case
+    condition = "Cover for theft applies if the home is unoccupied for more than 60 consecutive days."
+    passages = [Passage(condition, 0, "Harbourview — Section 2.1")]
+    judged = judge.judge(question, passages, "en")
+    assert judged.span is not None and held_conditions(question, passages, judged, 0.2).unmet

@@ -82,6 +82,9 @@ def test_a_date_is_not_read_as_durations() -> None:
         "30": {"days"},
     }
     assert with_digits("twelve months, Mười lăm ngày, ba lần") == "12 months, 15 ngày, 3 lần"
+    # compounds whole: "thirty-four weeks" was "thirty-4 weeks", "hai mươi tám tuần" 8 weeks
+    assert with_digits("thirty-four weeks, twenty one days, seventeen years") == "34 weeks, 21 days, 17 years"
+    assert with_digits("hai mươi tám tuần, ba mươi mốt ngày, bốn mươi tư ngày") == "28 tuần, 31 ngày, 44 ngày"
 
 
 def test_the_judge_holds_a_question_on_an_absent_figure_under_its_threshold() -> None:

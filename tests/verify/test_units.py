@@ -25,6 +25,8 @@ def test_a_bare_cell_takes_its_columns_unit_and_only_quoted_figures_are_read() -
         "250": {"USD"},
         "80": {"%"},
     }  # "Điều 12" names a provision
+    # a year after "năm" takes no unit from the date words after it: "ngày Tết" is no 2026 days
+    assert figure_units("năm 2026 ngày Tết cổ truyền, nghỉ thêm 01 ngày") == {"2026": {""}, "1": {"days"}}
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import numpy as np
 
 from citewise.chunk.sentences import lead_ins, sentence_spans
-from citewise.judge.conditions import met_exclusions, unmet_conditions
+from citewise.judge.conditions import case_figures, excludes, met_exclusions, unmet_conditions
 from citewise.judge.features import FEATURES, pair_features
 from citewise.judge.premise import absent_premises, unmentioned
 from citewise.judge.qtype import VALUE_TYPES, answer_spans, question_type, states_value
@@ -353,15 +353,21 @@ def held_conditions(
     """``judged``, under the threshold when a figure of the asker's case fails the condition its answering sentence sets
     on the same quantity ("delayed 8 hours" / "delayed by at least 12 hours": ``judge.conditions``), or, when that
     sentence sets none (a benefit table's row), every condition ``passages`` set on it; the figures and conditions
-    kept in ``unmet``."""
+    kept in ``unmet``. Exclusions set no condition here (``exclusion_answer`` reads them)."""
     if judged.span is None:
         return judged
     span = judged.span
-    near = [(span.text, (span.evidence, span.char_start, span.char_end))]
+    # an exclusion's bound says when it applies: a case outside it is not excluded, not unmet
+    near = (
+        []
+        if excludes(span.text, passages[span.evidence].header)
+        else [(span.text, (span.evidence, span.char_start, span.char_end))]
+    )
     far = (  # read only for a case the answering sentence sets no bound on
         (p.text[a:b], (i, p.char_start + a, p.char_start + b))
         for i, p in enumerate(passages)
         for a, b in sentence_spans(p.text)
+        if not excludes(p.text[a:b], p.header)
     )
     unmet = unmet_conditions(question, near, far)
     return _held(judged, threshold, "condition", unmet=unmet) if unmet else judged
@@ -387,6 +393,8 @@ def exclusion_answer(
 
 
 def _exclusions(question: str, passages: Sequence[Passage]) -> list[Excluded]:
+    if not case_figures(question):  # most questions: their sentences are not split
+        return []
     read = candidate_sentences(passages)
     return met_exclusions(question, ((t, f"{passages[i].header} {led}", (i, s, e)) for i, s, e, t, _, led in read))
 

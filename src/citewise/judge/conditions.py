@@ -87,6 +87,14 @@ _AGE_AFTER = re.compile(r"[\s-]*(?:thang|months?|years?)[\s-]+(?:tuoi|old)\b")
 """An age in months or years: "06 tháng tuổi", "5-month-old", "80-year-old" (read in years)."""
 _AGED = re.compile(r"\b(?:aged?|ages)\s+(?:(?:between|from)\s+)?(?:\d+\s*(?:to|and|-|–)\s*)?$")
 """A bare figure that is an age: "aged 79 or under", "ages 18 to 70"."""
+_ORDINAL = re.compile(
+    r"(?:^|(?<=\W))(?P<op>after|beyond|before|from|sau|truoc|tu)\s+(?:the\s+)?"
+    r"(?:(?P<n1>\d+)(?:st|nd|rd|th)\s+(?P<u1>week|month|day)|(?P<u2>tuan|thang|ngay)\s+thu\s+(?P<n2>\d+))\b"
+)
+"""A bound on an ordinal: "after the 32nd week (of pregnancy)", "from the 61st day", "trước tuần thứ 28" (folded lower
+case); read as a bound on the count of its unit ("after the 32nd week": more than 32 weeks)."""
+_ORDINAL_UNIT = {"week": "weeks", "tuan": "weeks", "month": "months", "thang": "months", "day": "days", "ngay": "days"}
+_ORDINAL_OP = {"after": ">", "beyond": ">", "sau": ">", "before": "<", "truoc": "<", "from": ">=", "tu": ">="}
 _QUESTION_WINDOW = (5, 3)
 """Words before and after a case's figure that say what it measures ("flight was delayed 8 hours")."""
 
@@ -217,6 +225,12 @@ def bounds(sentence: str) -> list[Bound]:
         keys = _bound_keys(low, f.start, vi)
         at = min(at, f.written)
         out.append(Bound(f.unit, low_v, high_v, op == ">", op == "<", text[at:end].strip(" ,"), keys))
+    for m in _ORDINAL.finditer(low):
+        op, figure = _ORDINAL_OP[m.group("op")], "n1" if m.group("n1") else "n2"
+        value, unit = float(m.group(figure)), _ORDINAL_UNIT[m.group("u1") or m.group("u2")]
+        keys = _bound_keys(low, m.start(figure), vi)
+        low_v, high_v = (value, None) if op in (">", ">=") else (None, value)
+        out.append(Bound(unit, low_v, high_v, op == ">", op == "<", text[m.start("op") : m.end()], keys))
     return out
 
 
@@ -327,9 +341,9 @@ def met_exclusions(question: str, sentences: Iterable[tuple[str, str, Where | No
     words = _keys(reworded(question, "vi" if lang_vi else "en"), lang_vi) | _keys(fold(question).lower(), lang_vi)
     out: list[Excluded] = []
     for text, around, where in sentences:
-        low = fold(with_digits(nfc(text))).lower()
-        if not (_EXCLUDING.search(low) or _EXCLUDING.search(fold(around).lower())):
+        if not excludes(text, around):
             continue
+        low = fold(with_digits(nfc(text))).lower()
         cut = _EXCEPT.search(low)
         if cut is not None and (words & (_keys(low[cut.end() :], lang_vi) - _keys(low[: cut.start()], lang_vi))):
             continue
@@ -338,6 +352,13 @@ def met_exclusions(question: str, sentences: Iterable[tuple[str, str, Where | No
             if bound is not None and written not in {e.case for e in out}:
                 out.append(Excluded(written, bound.text, where))
     return out
+
+
+def excludes(sentence: str, around: str = "") -> bool:
+    """Whether ``sentence`` is an exclusion: it, or ``around`` (its list's lead-in, its provision's heading), says so
+    ("we will not pay", "What is not covered", "Loại trừ bảo hiểm"). Its bounds say when it applies, not what a case
+    must meet to be answered."""
+    return any(_EXCLUDING.search(fold(t).lower()) for t in (sentence, around) if t)
 
 
 def _meets(b: Bound, value: float, unit: str) -> bool:

@@ -45,6 +45,12 @@ _BEFORE: list[tuple[str, re.Pattern[str]]] = [
 """Currencies written before a figure ("USD 250", "$5"), on folded lower-case text."""
 
 
+_YEAR_BEFORE = re.compile(r"\b(?:nam|year)\s*$")
+_A_YEAR = re.compile(r"(?:19|20)\d\d")
+"""A figure of four digits after "năm" / "year" is a year ("năm 2026 ngày Tết"): it carries no unit the word after it
+may seem to give."""
+
+
 def currency_before(before: str) -> re.Match[str] | None:
     """The currency written at the end of ``before`` (folded lower-case text ending where a figure starts), if any."""
     return next((m for _, rx in _BEFORE if (m := rx.search(before))), None)
@@ -100,6 +106,9 @@ def unit_occurrences(text: str) -> list[tuple[re.Match[str], str]]:
         a, b = m.span(1)
         before = low[max(0, a - 12) : a]
         if REF_CONTEXT.search(before):
+            continue
+        if _YEAR_BEFORE.search(before) and _A_YEAR.fullmatch(m.group(1)):
+            out.append((m, ""))  # "năm 2026 ngày Tết": a year, not 2026 days
             continue
         unit = "%" if m.group(2) else next((u for u, rx in _AFTER if rx.match(low, b)), "")
         unit = unit or next((u for u, rx in _BEFORE if rx.search(before)), "")

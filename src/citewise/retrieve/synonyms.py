@@ -185,6 +185,9 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("en", ("hotel", "somewhere to stay", "place to stay", "temporary housing"), "alternative accommodation"),
     Synonym("en", ("power cut", "power outage", "power failure", "blackout"), "change in temperature"),
     Synonym("en", ("jewellery", "jewelry"), "valuables"),
+    Synonym(
+        "en", ("pregnant", "expecting a baby", "give birth", "giving birth", "have a baby"), "pregnancy childbirth"
+    ),
     # -- insurance policies, as Vietnamese policyholders write about them --------------------------
     Synonym("vi", ("vali", "va li", "va-li"), "hành lý"),
     Synonym("vi", ("ứng trước", "ứng tiền trước", "cho ứng"), "tạm ứng"),
