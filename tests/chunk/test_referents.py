@@ -19,6 +19,9 @@ from citewise.chunk.referents import refers_back
         "Theo đó, doanh nghiệp phải thông báo cho khách hàng.",
         "Trường hợp này, người được bảo hiểm không được bồi thường.",
         "Điều này áp dụng cho mọi hợp đồng.",
+        "If you do not, we may reduce the amount we pay by up to 20%.",  # a condition negating the one before
+        "Otherwise, the claim lapses.",
+        "Nếu không, Công ty có quyền từ chối bồi thường.",
     ],
 )
 def test_sentences_pointing_back(sentence: str) -> None:
@@ -39,6 +42,8 @@ def test_sentences_pointing_back(sentence: str) -> None:
         "Cô lập khu vực bị cháy để ngăn thiệt hại lan rộng.",  # "isolate"
         "Chúng tôi sẽ bồi thường trong 15 ngày.",  # a policy's "we"
         "Hetero sentences are fine.",
+        "If you do not pay the premium, we may cancel the policy.",  # a condition of its own
+        "Nếu không có hóa đơn thì không được bồi thường.",
     ],
 )
 def test_sentences_standing_alone(sentence: str) -> None:

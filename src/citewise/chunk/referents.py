@@ -13,6 +13,12 @@ _EN = re.compile(
     re.I,
 )
 """English openings that point back: personal and possessive pronouns, demonstratives, "such", "the latter"."""
+_ELLIPSIS = re.compile(
+    r"(?:if (?:you|we|they|he|she|it) (?:do|does|did|have|has) not|if not|if so|otherwise|nếu không|nếu vậy)\s*,",
+    re.I,
+)
+"""A condition that only negates or repeats the sentence before ("If you do not, we may reduce the amount we pay by up
+to 20%.", "Nếu không, …")."""
 _EN_NOT = re.compile(
     r"(?:it|this|that) (?:is|was) (?:not )?(?:necessary|prohibited|required|forbidden|permitted)\b", re.I
 )
@@ -35,6 +41,8 @@ _INTRODUCES = re.compile(r"(?:that|this|these|those)\s*[:,]", re.I)
 def refers_back(sentence: str) -> bool:
     """Whether the sentence opens by pointing back to what the sentence before it said."""
     s = sentence[_LEAD.match(sentence).end() :]  # type: ignore[union-attr]
+    if _ELLIPSIS.match(s):
+        return True
     if _EN.match(s):
         return not _EN_NOT.match(s) and not _INTRODUCES.match(s)
     person = _VI_PERSON.match(s)
