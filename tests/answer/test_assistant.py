@@ -143,6 +143,17 @@ def test_generator_refusal_with_good_evidence_falls_back_then_answers(retriever:
     assert not answer.refused and answer.generator == "extractive"
 
 
+def test_a_case_an_exclusion_reaches_is_answered_by_quoting_it_not_by_a_model(retriever: Retriever) -> None:
+    """A model's own sentence could state the cover the exclusion takes away; the exclusion is quoted instead (the
+    scripted model, which would claim full cover, is never asked)."""
+    gen = ScriptedGenerator(_say(("We will pay for loss or damage caused by theft.", ["F1"])))
+    answer = Assistant(retriever, gen).ask("My house was empty for 70 days and then burgled. Am I covered?")
+    assert gen.calls == [] and answer.generator == "extractive" and answer.outcome == "answered"
+    assert answer.note.startswith("The case in the question meets the condition of an exclusion")
+    assert answer.sentences[0].text.startswith("If the home is unoccupied for more than 60 consecutive days")
+    assert_all_validated(answer, retriever.store)  # type: ignore[arg-type]
+
+
 def test_relevant_evidence_with_no_sentence_to_state_is_no_direct_answer_not_a_refusal(retriever: Retriever) -> None:
     # the policy says "unoccupied" and "60 days", the question "empty" and "over the winter": the section is found,
     # but no sentence of it shares enough of the question's words to be stated as its answer (with "for three

@@ -541,9 +541,17 @@ def _with_their_lists(chosen: list[_Candidate], cands: list[_Candidate]) -> list
 def _stated_first(stated: _Candidate, chosen: list[_Candidate], cands: list[_Candidate]) -> list[_Candidate]:
     """``chosen`` with the sentence to be stated (``Fragment.stated``) first and, when it is an item of a list, after
     the list's lead-in only ("Công ty không chịu trách nhiệm bồi thường đối với:" then "5. Tổn thất xảy ra khi nhà ở
-    bị bỏ trống liên tục trên 60 ngày …"), not with the other items; its list is not quoted again."""
+    bị bỏ trống liên tục trên 60 ngày …"), not with the other items; its list is not quoted again. The other sentences
+    quoted are those of its provision only ("If you expect the home to be unoccupied for longer than 60 days you must
+    tell us beforehand …"): what the rest of the evidence shares with the question is not about the case."""
     holder = next((x for x in cands if x is not stated and not x.leans and _within(stated, x)), None)
-    rest = [c for c in chosen if c is not stated and not (holder is not None and (_within(c, holder)))]
+    rest = [
+        c
+        for c in chosen
+        if c is not stated
+        and c.fragment.evidence is stated.fragment.evidence
+        and not (holder is not None and _within(c, holder))
+    ]
     if holder is None:
         return [stated, *rest]
     f, base = holder.fragment, holder.fragment.evidence.char_start

@@ -152,17 +152,18 @@ class Assistant:
             fragments = focus_on(fragments, result.evidence[at], (start, end), stated=True)
         elif self.generator is not self.fallback:
             fragments = self._extractive_focus(question, fragments, lang)
+        # a case an exclusion reaches is answered by quoting the exclusion, under the note that says how the case stands:
+        # a model's own sentence could state the cover the exclusion takes away
+        generator = self.fallback if any(f.stated for f in fragments) else self.generator
         # a model reads its first fragment first: the judge's answering provision leads, when it is on topic
-        mine = fragments if self.generator is self.fallback else lead_with_focus(question, fragments)
+        mine = fragments if generator is self.fallback else lead_with_focus(question, fragments)
         attempts: list[str] = []
         tokens = {"prompt": 0, "completion": 0}
-        checked, used = self._attempt(
-            self.generator, question, mine, lang, False, attempts, tokens, timings, on_sentence
-        )
+        checked, used = self._attempt(generator, question, mine, lang, False, attempts, tokens, timings, on_sentence)
         over = any("budget" in a for a in attempts)
-        if checked is not None and not _mostly_ok(checked) and self.generator is not self.fallback and not over:
+        if checked is not None and not _mostly_ok(checked) and generator is not self.fallback and not over:
             attempts.append("retry: top-3 fragments, stricter prompt")
-            retry, used2 = self._attempt(self.generator, question, mine[:3], lang, True, attempts, tokens, timings)
+            retry, used2 = self._attempt(generator, question, mine[:3], lang, True, attempts, tokens, timings)
             if retry is not None and (all(c.ok for c in retry) or _score(retry) > _score(checked)):
                 checked, used = retry, used2
         drafted = list(checked or [])
@@ -174,13 +175,13 @@ class Assistant:
                 checked, partial = kept, True
             else:
                 checked = None
-        if checked is not None and self.generator is not self.fallback:
+        if checked is not None and generator is not self.fallback:
             better = self._extractive_instead(question, lang, checked, fragments, tokens, timings)
             if better is not None:
                 checked, used, tried = better
                 attempts.extend(tried)
                 partial = False
-        if checked is None and self.generator is not self.fallback:
+        if checked is None and generator is not self.fallback:
             attempts.append("fallback: extractive")
             checked, used = self._attempt(self.fallback, question, fragments, lang, False, attempts, tokens, timings)
             if checked is not None:
