@@ -9,6 +9,10 @@ words next to it share a content word with the words around the case's figure ("
 by at least 12 hours"), so a stay in hospital is not read against a notice period. Caps on what is paid ("up to USD
 400", "tối đa 5.000.000 đồng") are limits of the benefit, not conditions of the case, and are not read.
 
+A case that meets the bound of an exclusion ("leave my house empty for three months" / "If the home is unoccupied for
+more than 60 consecutive days, we will not pay for …") is read the other way round (``met_exclusions``): the exclusion
+states what becomes of it. An exclusion's bound is no condition a case must meet.
+
 The same reading checks a sentence against its source (``swapped_bounds``): "less than 12 hours" of a source saying
 "at least 12 hours" keeps the figure and states the opposite condition.
 """
@@ -308,7 +312,7 @@ def _related(
 
 
 _EXCLUDING = re.compile(
-    r"\bexclu|\b(?:we|insurer|company|bluewave|harbourview) (?:will|shall|do|does) not (?:pay|cover|be liable)"
+    r"\bexclu|\b(?:we|insurer|company) (?:will|shall|do|does) not (?:pay|cover|be liable)"
     r"|\bnot (?:be )?(?:covered|insured)\b|\bno (?:cover|benefit) (?:is|will be) (?:paid|provided)"
     r"|loai tru|khong (?:chiu trach nhiem )?(?:boi thuong|chi tra)|khong (?:duoc|thuoc pham vi) bao hiem"
 )
@@ -347,8 +351,9 @@ def met_exclusions(question: str, sentences: Iterable[tuple[str, str, Where | No
         cut = _EXCEPT.search(low)
         if cut is not None and (words & (_keys(low[cut.end() :], lang_vi) - _keys(low[: cut.start()], lang_vi))):
             continue
+        found = bounds(text)
         for value, unit, written, keys in cases:
-            bound = next((b for b in bounds(text) if keys & b.keys and _meets(b, value, unit)), None)
+            bound = next((b for b in found if keys & b.keys and _meets(b, value, unit)), None)
             if bound is not None and written not in {e.case for e in out}:
                 out.append(Excluded(written, bound.text, where))
     return out
