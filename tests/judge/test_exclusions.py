@@ -197,3 +197,37 @@ def test_an_exclusions_bound_is_no_condition_the_case_must_meet() -> None:
     passages = [Passage(condition, 0, "Harbourview — Section 2.1")]
     judged = judge.judge(question, passages, "en")
     assert judged.span is not None and held_conditions(question, passages, judged, 0.2).unmet
+
+
+MATERNITY = "3. Thai sản, trừ biến chứng thai sản xảy ra trước tuần thứ 28 của thai kỳ."
+EXCLUSIONS_TRAVEL_VI = "Điều 7. Loại trừ bảo hiểm Công ty không chịu trách nhiệm bồi thường trong các trường hợp sau:"
+
+
+def test_a_case_outside_the_exception_an_exclusion_makes() -> None:
+    """The exclusion (maternity) excepts complications before the 28th week: at 30 weeks even they are excluded; at 20
+    weeks the exception takes them in, and nothing is said."""
+    found = met_exclusions(
+        "Vợ tôi mang thai 30 tuần, nếu bị biến chứng thai sản ở nước ngoài thì có được bồi thường không?",
+        [(MATERNITY, EXCLUSIONS_TRAVEL_VI, (0, 1, 2))],
+    )
+    assert found == [Excluded("30 tuần", "trước tuần thứ 28", (0, 1, 2), outside=True)]
+    early = "Vợ tôi mang thai 20 tuần, nếu bị biến chứng thai sản ở nước ngoài thì có được bồi thường không?"
+    assert met_exclusions(early, [(MATERNITY, EXCLUSIONS_TRAVEL_VI, (0, 1, 2))]) == []
+    # an exception with no bound ("trừ tổn thất do cháy") still leaves the question it names unread
+    assert _met("Nhà tôi bỏ trống 70 ngày thì bị cháy, có được bồi thường không?", [(EMPTY_VI, EXCLUSIONS_VI)]) == []
+
+
+def test_the_answer_says_the_case_is_outside_the_exception(fresh_index: Path, embedder: Embedder) -> None:
+    settings = Settings(index=fresh_index, answer={"judge": "features"})
+    with citewise.open(settings=settings, embedder=embedder) as cw:
+        late = cw.ask("Vợ tôi mang thai 30 tuần, nếu bị biến chứng thai sản ở nước ngoài thì có được bồi thường không?")
+    assert late.outcome == "answered"
+    assert late.note == (
+        "Trường hợp nêu trong câu hỏi thuộc một điều khoản loại trừ và nằm ngoài ngoại lệ của điều khoản đó: điều khoản "
+        "dưới đây chỉ trừ “trước tuần thứ 28”, câu hỏi nêu “30 tuần”."
+    )
+    assert [s.text for s in late.sentences[:2]] == [
+        "Công ty không chịu trách nhiệm bồi thường trong các trường hợp sau:",
+        MATERNITY,
+    ]
+    assert "the exclusion's exception requires trước tuần thứ 28" in late.reason

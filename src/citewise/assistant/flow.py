@@ -17,6 +17,7 @@ from citewise.answer.options import chosen_option
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
 from citewise.assistant.records import (
     EXCLUDED,
+    EXCLUDED_OUTSIDE,
     LOW_CONFIDENCE,
     NO_DIRECT,
     NO_DIRECT_ANSWER,
@@ -202,9 +203,13 @@ class Assistant:
         answer.answerability = None if judged is None else round(judged.score, 4)
         if excluded:
             case = excluded[0]
-            answer.note = _case_note(EXCLUDED, lang, case)
+            answer.note = _case_note(EXCLUDED_OUTSIDE if case.outside else EXCLUDED, lang, case)
             answer.text = f"{answer.note}\n{answer.text}"
-            answer.reason = f"the question states {case.case}; an exclusion applies to {case.condition}"
+            answer.reason = (
+                f"the question states {case.case}; the exclusion's exception requires {case.condition}"
+                if case.outside
+                else f"the question states {case.case}; an exclusion applies to {case.condition}"
+            )
         return self._report(answer, result, drafted or checked)
 
     def _report(self, answer: Answer, result: SearchResult, drafted: list[CheckedSentence]) -> Answer:

@@ -43,6 +43,13 @@ EXCLUDED = {
 }
 """Said before an answer that quotes an exclusion whose bound a figure of the asker's case meets (``judge.conditions``):
 what the exclusion takes away is in its quote."""
+EXCLUDED_OUTSIDE = {
+    "en": "The case in the question falls under an exclusion the sources set and outside the exception it makes: the "
+    "provision below excepts only {condition}, the question states {case}.",
+    "vi": "Trường hợp nêu trong câu hỏi thuộc một điều khoản loại trừ và nằm ngoài ngoại lệ của điều khoản đó: điều khoản "
+    "dưới đây chỉ trừ {condition}, câu hỏi nêu {case}.",
+}
+"""Said instead of ``EXCLUDED`` when the case fails the bound of the exception an exclusion makes."""
 LOW_CONFIDENCE = {
     "en": "⚠ Low confidence: check the cited provisions before relying on this answer.",
     "vi": "⚠ Độ tin cậy thấp: hãy kiểm tra các điều khoản được trích dẫn trước khi sử dụng câu trả lời này.",

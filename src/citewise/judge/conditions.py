@@ -334,7 +334,9 @@ def met_exclusions(question: str, sentences: Iterable[tuple[str, str, Where | No
     days, we will not pay for loss or damage caused by theft …". The bound is on the case's quantity as for
     ``unmet_conditions`` (a shared word next to it; the question's spoken forms also read in the provisions' wording:
     "empty" / "unoccupied"); another unit of time is converted ("3 tháng" / "trên 60 ngày"), away from the bound's figure
-    only. An exclusion whose own exception names something of the question ("…, trừ tổn thất do cháy") is not read."""
+    only. When the question speaks of what an exclusion excepts ("…, trừ tổn thất do cháy" asked about a fire), the
+    exception decides: a case its own bound clearly leaves out is excluded (``Excluded.outside``: "mang thai 30 tuần" of
+    "Thai sản, trừ biến chứng thai sản xảy ra trước tuần thứ 28"), any other is not read."""
     cases = case_figures(question)
     if not cases:
         return []
@@ -347,16 +349,43 @@ def met_exclusions(question: str, sentences: Iterable[tuple[str, str, Where | No
     for text, around, where in sentences:
         if not excludes(text, around):
             continue
-        low = fold(with_digits(nfc(text))).lower()
+        plain = with_digits(nfc(text))
+        low = fold(plain).lower()
         cut = _EXCEPT.search(low)
-        if cut is not None and (words & (_keys(low[cut.end() :], lang_vi) - _keys(low[: cut.start()], lang_vi))):
-            continue
         found = bounds(text)
+        if cut is not None:
+            if words & (_keys(low[cut.end() :], lang_vi) - _keys(low[: cut.start()], lang_vi)):
+                out.extend(_outside(cases, bounds(plain[cut.end() :]), where, {e.case for e in out}))
+                continue
+            found = bounds(plain[: cut.start()])  # the exclusion's own bounds, not its exception's
         for value, unit, written, keys in cases:
             bound = next((b for b in found if keys & b.keys and _meets(b, value, unit)), None)
             if bound is not None and written not in {e.case for e in out}:
                 out.append(Excluded(written, bound.text, where))
     return out
+
+
+def _outside(
+    cases: list[tuple[float, str, str, frozenset[str]]], excepted: list[Bound], where: Where | None, said: set[str]
+) -> list[Excluded]:
+    """The cases of a question that speaks of what an exclusion excepts ("…, trừ biến chứng thai sản xảy ra trước tuần
+    thứ 28") that the exception's own bound clearly leaves out ("mang thai 30 tuần"): the exclusion applies to them. A
+    case the exception's bound takes in, or one it sets no bound on, is not said to be excluded."""
+    out = []
+    for value, unit, written, keys in cases:
+        related = [b for b in excepted if keys & b.keys and (b.unit == unit or {b.unit, unit} <= _DAYS.keys())]
+        if related and written not in said and all(_fails(b, value, unit) for b in related):
+            out.append(Excluded(written, related[0].text, where, outside=True))
+    return out
+
+
+def _fails(b: Bound, value: float, unit: str) -> bool:
+    """Whether a case of ``value`` ``unit`` clearly falls outside ``b`` (a unit of time converted to the bound's)."""
+    if unit == b.unit:
+        return not b.holds(value)
+    days = value * _DAYS[unit] / _DAYS[b.unit]
+    below = b.low is not None and days < b.low * (1 - _CONVERTED_MARGIN)
+    return below or (b.high is not None and days > b.high * (1 + _CONVERTED_MARGIN))
 
 
 def excludes(sentence: str, around: str = "") -> bool:

@@ -50,6 +50,10 @@ class Excluded(Unmet):
     ("leave my house empty for 3 months" / "unoccupied for more than 60 consecutive days, we will not pay …"):
     ``where`` is the exclusion's sentence."""
 
+    outside: bool = False
+    """The case falls outside the exception the exclusion makes, whose bound ``condition`` is ("mang thai 30 tuần" /
+    "Thai sản, trừ biến chứng thai sản xảy ra trước tuần thứ 28"): the exclusion applies to it."""
+
 
 @dataclass
 class Answerability:
