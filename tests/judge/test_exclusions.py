@@ -213,6 +213,11 @@ def test_a_case_outside_the_exception_an_exclusion_makes() -> None:
     assert found == [Excluded("30 tuần", "trước tuần thứ 28", (0, 1, 2), outside=True)]
     early = "Vợ tôi mang thai 20 tuần, nếu bị biến chứng thai sản ở nước ngoài thì có được bồi thường không?"
     assert met_exclusions(early, [(MATERNITY, EXCLUSIONS_TRAVEL_VI, (0, 1, 2))]) == []
+    # "cư trú" (residence) is no "trừ" (except): read without its marks it was taken for an exception
+    abroad = "Công ty không bồi thường cho người đã cư trú ở nước ngoài trên 180 ngày."
+    assert _met("Tôi đã cư trú ở nước ngoài 200 ngày thì có được bồi thường không?", [(abroad, "")]) == [
+        ("200 ngày", "trên 180 ngày")
+    ]
     # an exception with no bound ("trừ tổn thất do cháy") still leaves the question it names unread
     assert _met("Nhà tôi bỏ trống 70 ngày thì bị cháy, có được bồi thường không?", [(EMPTY_VI, EXCLUSIONS_VI)]) == []
 

@@ -318,8 +318,9 @@ _EXCLUDING = re.compile(
 )
 """Words of an exclusion ("we will not pay", "Loại trừ bảo hiểm", "không chịu trách nhiệm bồi thường"), on folded
 lower-case text: in the sentence, its list's lead-in or its provision's heading."""
-_EXCEPT = re.compile(r"\b(?:except|other than|unless|tru(?: truong hop| khi)?)\b")
-"""Where an exclusion's own exceptions start ("…, trừ tổn thất do cháy, sét đánh, nổ")."""
+_EXCEPT = re.compile(r"\b(?:except|other than|unless|trừ(?: trường hợp| khi)?)\b")
+"""Where an exclusion's own exceptions start ("…, trừ tổn thất do cháy, sét đánh, nổ"), on lower-case text with its
+marks (folded, "trừ" would also be the "trú" of "cư trú")."""
 _DAYS = {"hours": 1 / 24, "days": 1.0, "weeks": 7.0, "months": 30.44, "years": 365.25}
 """Units of time in days: a case in months is read against an exclusion in days ("3 tháng" / "trên 60 ngày")."""
 _CONVERTED_MARGIN = 0.1
@@ -350,13 +351,14 @@ def met_exclusions(question: str, sentences: Iterable[tuple[str, str, Where | No
         if not excludes(text, around):
             continue
         plain = with_digits(nfc(text))
-        low = fold(plain).lower()
-        cut = _EXCEPT.search(low)
-        found = bounds(text)
-        if cut is not None:
-            if words & (_keys(low[cut.end() :], lang_vi) - _keys(low[: cut.start()], lang_vi)):
-                out.extend(_outside(cases, bounds(plain[cut.end() :]), where, {e.case for e in out}))
-                continue
+        low = fold(plain).lower()  # one character per character of ``plain``
+        cut = _EXCEPT.search(plain.lower())
+        if cut is None:
+            found = bounds(text)
+        elif words & (_keys(low[cut.end() :], lang_vi) - _keys(low[: cut.start()], lang_vi)):
+            out.extend(_outside(cases, bounds(plain[cut.end() :]), where, {e.case for e in out}))
+            continue
+        else:
             found = bounds(plain[: cut.start()])  # the exclusion's own bounds, not its exception's
         for value, unit, written, keys in cases:
             bound = next((b for b in found if keys & b.keys and _meets(b, value, unit)), None)
