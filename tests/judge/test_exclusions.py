@@ -164,7 +164,9 @@ def test_without_a_judge_the_exclusion_is_read_the_same(fresh_index: Path, embed
     assert en.sentences[0].text.startswith("If the home is unoccupied for more than 60 consecutive days")
     assert under.note == "" and "exclusion" not in under.text
     assert "says “after the 32nd week”, the question states “34 weeks”" in pregnant.note
-    assert pregnant.sentences[0].text == PREGNANCY and pregnant.sentences[0].citations[0].label == "Section 2.4"
+    # the item is quoted under its section's heading: alone, "pregnancy or childbirth after …;" would read as cover
+    assert [s.text for s in pregnant.sentences[:2]] == ["2.4 What is not covered", PREGNANCY]
+    assert {c.label for s in pregnant.sentences[:2] for c in s.citations} == {"Section 2.4"}
 
 
 def test_an_ordinal_bounds_its_count() -> None:
@@ -236,3 +238,12 @@ def test_the_answer_says_the_case_is_outside_the_exception(fresh_index: Path, em
         MATERNITY,
     ]
     assert "the exclusion's exception requires trước tuần thứ 28" in late.reason
+
+
+def test_an_item_of_an_exclusions_section_is_quoted_under_its_heading() -> None:
+    items = "treatment that can reasonably wait until you return home;\ncosmetic or elective surgery;\n"
+    question = "Are cosmetic surgery costs covered abroad?"
+    excluded = ExtractiveGenerator().generate(question, [fragment("F1", "2.4 What is not covered\n" + items)], "en")
+    assert [s.text for s in excluded.sentences] == ["2.4 What is not covered", "cosmetic or elective surgery;"]
+    covered = ExtractiveGenerator().generate(question, [fragment("F1", "2.1 What is covered\n" + items)], "en")
+    assert [s.text for s in covered.sentences] == ["cosmetic or elective surgery;"]

@@ -23,6 +23,7 @@ from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
 from citewise.chunk.sentences import LIST_ITEM, NUMBERED_ITEM, PROVISION_WORD, sentence_spans
 from citewise.figures import PERCENT
+from citewise.judge.conditions import excludes
 from citewise.judge.premise import without_conditions
 from citewise.judge.qtype import agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
@@ -561,6 +562,30 @@ def _stated_first(stated: _Candidate, chosen: list[_Candidate], cands: list[_Can
     return [replace(_quote(f, holder.order[0], lead), focused=True), stated, *rest]
 
 
+def _under_their_headings(chosen: list[_Candidate]) -> list[_Candidate]:
+    """``chosen`` with the heading line of an exclusions section quoted before the first sentence quoted from it, when
+    none of them says it excludes: "pregnancy or childbirth after the 32nd week of pregnancy;" read alone reads as
+    cover, under "2.4 What is not covered" as what it is (a list whose only lead-in is its heading)."""
+    out: list[_Candidate] = []
+    headed: set[int] = set()
+    for c in chosen:
+        f = c.fragment
+        line = f.text.split("\n", 1)[0]
+        start = f.evidence.char_start
+        if (
+            id(f.evidence) not in headed
+            and c.start > start
+            and _heading(line)
+            and excludes(line)
+            # nor when a sentence quoted from it says so itself (its lead-in: "Công ty không chịu trách nhiệm …:")
+            and not any(x.fragment.evidence is f.evidence and (x.start == start or excludes(x.text)) for x in chosen)
+        ):
+            headed.add(id(f.evidence))
+            out.append(_quote(f, c.order[0], (0, len(line.rstrip()))))
+        out.append(c)
+    return out
+
+
 def _others(c: _Candidate, chosen: list[_Candidate]) -> list[_Candidate]:
     """The chosen sentences ``c`` does not quote: all, but for a sentence quoted with the one it refers back to,
     that one (``c`` says it again, as its context, not as a repeat)."""
@@ -776,6 +801,7 @@ class ExtractiveGenerator(Generator):
         # the answer ("The most we will pay for any single item ... is USD 500" before "We will pay up to USD 2,500
         # for your baggage ..." for the most paid for a single item)
         chosen.sort(key=lambda c: (direct != [] or not c.focused, c.order))
+        chosen = _under_their_headings(chosen)
         sentences = [
             DraftSentence(" ".join(c.text.split()), [c.fragment.ref], quote_span=(c.start, c.end)) for c in chosen
         ]
