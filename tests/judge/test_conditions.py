@@ -8,6 +8,7 @@ import pytest
 
 import citewise
 from citewise.answer.records import Draft, DraftSentence, Quote
+from citewise.assistant.records import Answer
 from citewise.index.embedder import Embedder
 from citewise.judge.answerability import FeatureJudge, held_conditions
 from citewise.judge.conditions import bounds, case_figures, swapped_bounds, unmet_conditions
@@ -27,6 +28,12 @@ DELAY_VI = (
 NOTICE = "You must notify us within 30 days of the loss."
 AGES = "Người được bảo hiểm là công dân từ 18 đến 70 tuổi."
 ADVANCE = "Thiệt hại trên 100 triệu đồng được tạm ứng trong vòng 07 ngày làm việc."
+
+
+def asked(index: Path, embedder: Embedder, judge: str, *questions: str) -> list[Answer]:
+    """``questions`` asked of the sample index at ``index`` through ``citewise.open``, with the judge named."""
+    with citewise.open(settings=Settings(index=index, answer={"judge": judge}), embedder=embedder) as cw:
+        return [cw.ask(q) for q in questions]
 
 
 def _bounds(sentence: str) -> list[tuple[str, float | None, float | None, str]]:
@@ -160,11 +167,14 @@ def test_the_judge_holds_an_excluded_case_under_its_threshold() -> None:
 
 def test_no_direct_answer_quotes_the_condition_the_case_fails(fresh_index: Path, embedder: Embedder) -> None:
     """The sample travel policies, the fast judge: a delay shorter than the one the policy pays for."""
-    settings = Settings(index=fresh_index, answer={"judge": "features"})
-    with citewise.open(settings=settings, embedder=embedder) as cw:
-        short = cw.ask("My flight was delayed 8 hours, how much will I get?")
-        long = cw.ask("My flight was delayed 14 hours, how much will I get?")
-        vi = cw.ask("Chuyến bay của tôi bị trễ 4 tiếng, tôi được bồi thường bao nhiêu?")
+    short, long, vi = asked(
+        fresh_index,
+        embedder,
+        "features",
+        "My flight was delayed 8 hours, how much will I get?",
+        "My flight was delayed 14 hours, how much will I get?",
+        "Chuyến bay của tôi bị trễ 4 tiếng, tôi được bồi thường bao nhiêu?",
+    )
     assert short.outcome == "no_direct_answer"
     assert short.text.startswith(
         "The case in the question does not meet a condition the sources set: the provision below says “at least 12 "

@@ -6,15 +6,13 @@ from pathlib import Path
 
 import pytest
 
-import citewise
 from citewise.answer.extractive import ExtractiveGenerator
 from citewise.answer.records import Fragment
 from citewise.index.embedder import Embedder
 from citewise.judge.answerability import FeatureJudge, exclusion_answer, held_conditions
 from citewise.judge.conditions import bounds, excludes, met_exclusions
 from citewise.judge.records import Excluded, Passage
-from citewise.settings import Settings
-from tests.judge.test_conditions import DELAY_EN
+from tests.judge.test_conditions import DELAY_EN, asked
 from tests.verify.test_checks import fragment
 
 UNOCCUPIED = (
@@ -131,11 +129,14 @@ def test_the_generator_states_the_exclusion_after_its_lead_in() -> None:
 
 def test_the_answer_opens_with_the_exclusion(fresh_index: Path, embedder: Embedder) -> None:
     """The sample policies, the fast judge: an empty home's case, read against the unoccupied-home exclusions."""
-    settings = Settings(index=fresh_index, answer={"judge": "features"})
-    with citewise.open(settings=settings, embedder=embedder) as cw:
-        en = cw.ask("What happens if I leave my house empty for three months?")
-        vi = cw.ask("Nhà tôi bỏ trống 70 ngày thì bị trộm, có được bồi thường không?")
-        fire = cw.ask("Nhà tôi bỏ trống 70 ngày thì bị cháy, có được bồi thường không?")
+    en, vi, fire = asked(
+        fresh_index,
+        embedder,
+        "features",
+        "What happens if I leave my house empty for three months?",
+        "Nhà tôi bỏ trống 70 ngày thì bị trộm, có được bồi thường không?",
+        "Nhà tôi bỏ trống 70 ngày thì bị cháy, có được bồi thường không?",
+    )
     assert en.outcome == "answered"
     assert en.note == (
         "The case in the question meets the condition of an exclusion the sources set: the provision below says “more "
@@ -154,12 +155,15 @@ def test_the_answer_opens_with_the_exclusion(fresh_index: Path, embedder: Embedd
 
 
 def test_without_a_judge_the_exclusion_is_read_the_same(fresh_index: Path, embedder: Embedder) -> None:
-    settings = Settings(index=fresh_index, answer={"judge": "none"})
-    with citewise.open(settings=settings, embedder=embedder) as cw:
-        en = cw.ask("My house was empty for 70 days and then burgled. Am I covered?")
-        under = cw.ask("My house was empty for 50 days and then burgled. Am I covered?")
-        # "pregnant" / "give birth" in the policy's words ("pregnancy", "childbirth") find Section 2.4
-        pregnant = cw.ask("I am 34 weeks pregnant. Will Bluewave pay if I give birth abroad?")
+    # "pregnant" / "give birth" in the policy's words ("pregnancy", "childbirth") find Section 2.4
+    en, under, pregnant = asked(
+        fresh_index,
+        embedder,
+        "none",
+        "My house was empty for 70 days and then burgled. Am I covered?",
+        "My house was empty for 50 days and then burgled. Am I covered?",
+        "I am 34 weeks pregnant. Will Bluewave pay if I give birth abroad?",
+    )
     assert en.outcome == "answered" and "the question states “70 days”" in en.note
     assert en.sentences[0].text.startswith("If the home is unoccupied for more than 60 consecutive days")
     assert under.note == "" and "exclusion" not in under.text
@@ -225,9 +229,8 @@ def test_a_case_outside_the_exception_an_exclusion_makes() -> None:
 
 
 def test_the_answer_says_the_case_is_outside_the_exception(fresh_index: Path, embedder: Embedder) -> None:
-    settings = Settings(index=fresh_index, answer={"judge": "features"})
-    with citewise.open(settings=settings, embedder=embedder) as cw:
-        late = cw.ask("Vợ tôi mang thai 30 tuần, nếu bị biến chứng thai sản ở nước ngoài thì có được bồi thường không?")
+    question = "Vợ tôi mang thai 30 tuần, nếu bị biến chứng thai sản ở nước ngoài thì có được bồi thường không?"
+    (late,) = asked(fresh_index, embedder, "features", question)
     assert late.outcome == "answered"
     assert late.note == (
         "Trường hợp nêu trong câu hỏi thuộc một điều khoản loại trừ và nằm ngoài ngoại lệ của điều khoản đó: điều khoản "

@@ -11,7 +11,7 @@ answer — here are the closest provisions" below it, and refuses when retrieval
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import numpy as np
 
 from citewise.chunk.sentences import lead_ins, sentence_spans
-from citewise.judge.conditions import case_figures, excludes, met_exclusions, unmet_conditions
+from citewise.judge.conditions import excludes, met_exclusions, unmet_conditions
 from citewise.judge.features import FEATURES, pair_features
 from citewise.judge.premise import absent_premises, unmentioned
 from citewise.judge.qtype import VALUE_TYPES, answer_spans, question_type, states_value
@@ -393,10 +393,12 @@ def exclusion_answer(
 
 
 def _exclusions(question: str, passages: Sequence[Passage]) -> list[Excluded]:
-    if not case_figures(question):  # most questions: their sentences are not split
-        return []
-    read = candidate_sentences(passages)
-    return met_exclusions(question, ((t, f"{passages[i].header} {led}", (i, s, e)) for i, s, e, t, _, led in read))
+    def sentences() -> Iterator[tuple[str, str, tuple[int, int, int]]]:
+        # split only when asked for: most questions state no case, and ``met_exclusions`` reads none of them then
+        for i, s, e, t, _, led in candidate_sentences(passages):
+            yield t, f"{passages[i].header} {led}", (i, s, e)
+
+    return met_exclusions(question, sentences())
 
 
 def excluded_cases(question: str, evidence: Sequence[Evidence]) -> list[Excluded]:

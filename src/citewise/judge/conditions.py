@@ -331,7 +331,7 @@ of "more than 60 days"."""
 def met_exclusions(question: str, sentences: Iterable[tuple[str, str, Where | None]]) -> list[Excluded]:
     """The figures of the asker's case in ``question`` that meet the bound of an exclusion among ``sentences`` (each a
     sentence, the words around it that may make it an exclusion — its list's lead-in, its provision's heading —, and
-    its place): "leave my house empty for three months" of "If the home is unoccupied for more than 60 consecutive
+    its place; read only for a question stating a case): "leave my house empty for three months" of "If the home is unoccupied for more than 60 consecutive
     days, we will not pay for loss or damage caused by theft …". The bound is on the case's quantity as for
     ``unmet_conditions`` (a shared word next to it; the question's spoken forms also read in the provisions' wording:
     "empty" / "unoccupied"); another unit of time is converted ("3 tháng" / "trên 60 ngày"), away from the bound's figure
@@ -342,10 +342,11 @@ def met_exclusions(question: str, sentences: Iterable[tuple[str, str, Where | No
     if not cases:
         return []
     lang_vi = fold(question) != question
-    legal = case_figures(reworded(question, "vi" if lang_vi else "en"))
+    in_legal_words = reworded(question, "vi" if lang_vi else "en")
+    legal = case_figures(in_legal_words)
     if len(legal) == len(cases):
         cases = [(v, u, w, k | other[3]) for (v, u, w, k), other in zip(cases, legal, strict=True)]
-    words = _keys(reworded(question, "vi" if lang_vi else "en"), lang_vi) | _keys(fold(question).lower(), lang_vi)
+    words = _keys(in_legal_words, lang_vi) | _keys(fold(question).lower(), lang_vi)
     out: list[Excluded] = []
     for text, around, where in sentences:
         if not excludes(text, around):
