@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.textmatch import asked_keys, coverage, query_terms, without_cover, without_frame
+from citewise.textmatch import asked_keys, case_coverage, coverage, query_terms, without_cover, without_frame
 
 
 @pytest.mark.parametrize(
@@ -50,3 +50,16 @@ def test_marked_words_keep_what_folding_merges() -> None:
     # "bảo" of "bảo hiểm" stays a stop word with its marks; "trống" (empty) is no "trong" (in)
     assert "bảo" not in query_terms("Nhà bỏ trống có được bảo hiểm không?", marks=True)[0]
     assert "trống" in query_terms("Nhà bỏ trống có được bảo hiểm không?", marks=True)[0]
+
+
+def test_a_figure_of_the_case_is_read_as_the_clause_states_its_quantity() -> None:
+    """ "60 km/h" asked of a clause on storms of "at least 90 km/h": the quantity is the clause's; whether the case
+    meets it is the judge's question (``case_coverage``, read by the evidence strength)."""
+    question = without_cover("Is a storm with 60 km/h winds covered?")
+    clause = "(b) storm, meaning winds of at least 90 km/h, together with hail or heavy snow;"
+    assert coverage(question, clause) < 0.6 <= case_coverage(question, clause)
+    # a figure the clause states of another quantity (90 days) is not read as the question's km/h
+    days = "(b) storm, meaning winds lasting at least 90 days, together with hail or heavy snow;"
+    assert case_coverage(question, days) == coverage(question, days)
+    # a figure the clause states itself is found as it is
+    assert case_coverage("storm with 90 km/h winds", clause) == coverage("storm with 90 km/h winds", clause)

@@ -194,6 +194,21 @@ def coverage(query: str, text: str) -> float:
     return covered(query_terms(query), text)
 
 
+def case_coverage(query: str, text: str) -> float:
+    """``coverage`` with each figure of ``query`` that ``text`` does not state, but states another figure of with the
+    same word after it, read as that figure: "Is a storm with 60 km/h winds covered?" is asked of the clause on
+    storms "meaning winds of at least 90 km/h". The figure measures the asker's case; whether it meets the clause is
+    the judge's question, not whether the clause is relevant."""
+    q, t = words(query), words(text)
+    said = set(t)
+    other = {t[i + 1]: w for i, w in enumerate(t[:-1]) if w.isdigit() and not t[i + 1].isdigit()}
+    read = [other.get(q[i + 1], w) if w.isdigit() and w not in said and i + 1 < len(q) else w for i, w in enumerate(q)]
+    pairs = frozenset(p for p in itertools.pairwise(read) if not (_stop(p[0], False) or _stop(p[1], False)))
+    return overlap(
+        (frozenset(w for w in read if not _stop(w, False)), pairs), (frozenset(t), frozenset(itertools.pairwise(t)))
+    )
+
+
 def query_terms(query: str, marks: bool = False) -> Terms:
     """The content words and content word pairs of ``query`` that ``covered`` looks for (computed once
     for a question measured against many texts); with their Vietnamese marks when ``marks``."""
@@ -322,6 +337,9 @@ computed, not an amount (it was answered "Mức tiền là 30%.", a short-term r
 
 _VI_ONLY = {"ai", "may"}
 """Vietnamese question words that are English words once folded ("ai" = who / "AI"; "mấy" = how many / "may")."""
+_MARKED = {"bao gio": "bao giờ"}
+"""Vietnamese question words that other words fold to ("bão gió"): read with their marks in a question typed with
+marks."""
 
 
 @functools.lru_cache(maxsize=1024)
@@ -344,6 +362,8 @@ def _asks(name: str, m: re.Match[str], plain: str, english: bool) -> bool:
     """Whether a pattern's match is the question word it stands for: not the English "AI" or "may", nor the
     "máy" of "xe máy" read as "mấy"."""
     word = m.group(0).strip()
+    if word in _MARKED:  # "bão gió" (a storm's wind) is no "bao giờ" (when)
+        return plain == fold(plain) or _MARKED[word] in plain[m.start() : m.end()]
     if name == "yes_no" or word not in _VI_ONLY:
         return True
     if english:

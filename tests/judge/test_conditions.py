@@ -11,7 +11,7 @@ from citewise.answer.records import Draft, DraftSentence, Quote
 from citewise.assistant.records import Answer
 from citewise.index.embedder import Embedder
 from citewise.judge.answerability import FeatureJudge, held_conditions
-from citewise.judge.conditions import bounds, case_figures, swapped_bounds, unmet_conditions
+from citewise.judge.conditions import bounds, case_figures, measures_the_case, swapped_bounds, unmet_conditions
 from citewise.judge.records import Passage, Unmet
 from citewise.settings import Settings
 from citewise.verify.validator import Validator
@@ -28,6 +28,9 @@ DELAY_VI = (
 NOTICE = "You must notify us within 30 days of the loss."
 AGES = "Người được bảo hiểm là công dân từ 18 đến 70 tuổi."
 ADVANCE = "Thiệt hại trên 100 triệu đồng được tạm ứng trong vòng 07 ngày làm việc."
+STORM_EN = "(b) storm, meaning winds of at least 90 km/h, together with hail or heavy snow;"
+STORM_VI = "2. Bão, lốc, giông có sức gió từ cấp 8 trở lên theo thông báo của cơ quan khí tượng thủy văn."
+FLOOD_VI = "3. Lũ lụt, ngập nước do mưa lớn, với điều kiện mực nước ngập trong nhà từ 20 cm trở lên."
 
 
 def asked(index: Path, embedder: Embedder, judge: str, *questions: str) -> list[Answer]:
@@ -86,6 +89,10 @@ def test_the_figures_of_the_askers_case() -> None:
     # a figure outside the asker's case is a premise (judge.premise), which the sources must state
     assert case_figures("Tại sao thời hiệu chia di sản thừa kế là nhà đất chỉ có 10 năm?") == []
     assert case_figures("How much is paid for a flight delayed 8 hours?") == []
+    # a question asking whether something is covered states the case it puts to the cover
+    assert [w for _, _, w, _ in case_figures("Is a storm with 60 km/h winds covered?")] == ["60 km/h"]
+    assert [w for _, _, w, _ in case_figures("Gió cấp 6 có được bồi thường không?")] == ["cấp 6"]
+    assert case_figures("Is the notice period 30 days?") == []  # asks whether, not whether it is covered
 
 
 @pytest.mark.parametrize(
@@ -125,10 +132,31 @@ def test_the_figures_of_the_askers_case() -> None:
         ("I was in hospital for 45 days, how long do I have to notify you?", NOTICE, []),
         # two ages in the question: which one the bound is about is not read
         ("My son is 10 and I am 75; can we both be insured?", AGES, []),
+        # a question asking whether something is covered: its figures are the case put to the cover
+        ("Is a storm with 60 km/h winds covered?", STORM_EN, [Unmet("60 km/h", "at least 90 km/h")]),
+        ("Is a storm with 100 km/h winds covered?", STORM_EN, []),
+        ("Bão gió cấp 6 làm hư nhà có được bồi thường không?", STORM_VI, [Unmet("cấp 6", "từ cấp 8 trở lên")]),
+        ("Nhà bị ngập lụt 10 cm có được bồi thường không?", FLOOD_VI, [Unmet("10 cm", "từ 20 cm trở lên")]),
+        ("Nhà bị ngập lụt nửa mét, tức 0,5 mét, có được bồi thường không?", FLOOD_VI, []),
     ],
 )
 def test_a_case_the_condition_excludes(question: str, sentence: str, unmet: list[Unmet]) -> None:
     assert unmet_conditions(question, [(sentence, None)]) == unmet
+
+
+def test_a_figure_measures_the_case_when_it_is_said_of_the_same_thing() -> None:
+    theft = "Nhà tôi bị trộm, 3 ngày sau mới phát hiện thì có được bồi thường không?"
+    rent = "2. Chi phí thuê nhà ở tạm thời, tối đa 10.000.000 đồng mỗi tháng và không quá 06 tháng."
+    at = rent.index("06 tháng")
+    # "mỗi" (each) is no "mới" (only then): Vietnamese words tie a case with their marks
+    assert not measures_the_case(theft, rent, (at, at + 8))
+    assert not measures_the_case(theft.replace("mới ", ""), rent, (at, at + 8))
+    vacant = "5. Tổn thất xảy ra khi nhà ở bị bỏ trống liên tục trên 60 ngày mà không thông báo cho Công ty."
+    at = vacant.index("60 ngày")
+    assert measures_the_case("Nhà bỏ trống 3 tháng, nếu bị cháy thì có được bồi thường không?", vacant, (at, at + 7))
+    # typed without marks, the question still ties to the provision's words
+    assert measures_the_case("Nha bo trong 3 thang, neu bi chay thi co duoc boi thuong khong?", vacant, (at, at + 7))
+    assert measures_the_case("What is the notice period?", rent, (0, 1))  # no case stated: any figure measures it
 
 
 def test_a_bound_measures_what_is_said_next_to_it() -> None:
@@ -189,6 +217,23 @@ def test_no_direct_answer_quotes_the_condition_the_case_fails(fresh_index: Path,
         and "điều khoản dưới đây nêu “từ 06 giờ trở lên”, câu hỏi nêu “4 tiếng”" in vi.text
     )
     assert "từ 06 giờ trở lên" in vi.closest[0].quote
+
+
+def test_a_case_put_to_the_cover_of_a_peril(fresh_index: Path, embedder: Embedder) -> None:
+    """The sample home policies, the fast judge: a wind or a flood weaker than the peril the policy names; a case
+    stated in days is not answered with the months of another clause."""
+    storm, flood, theft = asked(
+        fresh_index,
+        embedder,
+        "features",
+        "Is a storm with 60 km/h winds covered?",
+        "Nhà em bị ngập 10 cm thì có được bồi thường không?",
+        "Nhà tôi bị trộm, 3 ngày sau mới phát hiện thì có được bồi thường không?",
+    )
+    assert storm.outcome == "no_direct_answer"  # not refused: the clause on storms is found relevant
+    assert "says “at least 90 km/h”, the question states “60 km/h”" in storm.text
+    assert flood.outcome == "no_direct_answer" and "nêu “từ 20 cm trở lên”, câu hỏi nêu “10 cm”" in flood.text
+    assert not theft.text.startswith("Điều khoản nêu")
 
 
 def test_negated_and_comparative_bounds() -> None:

@@ -54,6 +54,10 @@ from citewise.judge.qtype import VALUE_TYPES, answer_spans, holds_answer_type, q
         ("Ai phải bồi thường thiệt hại?", "party"),
         ("Mấy ngày thì phải thông báo tổn thất?", "duration"),
         ("Xe máy có phải mua bảo hiểm bắt buộc không?", "yes_no"),
+        # "bão gió" (a storm's wind) folds to "bao gio" (when): read with its marks; typed without them it asks when
+        ("Bão gió cấp 6 làm hư nhà có được bồi thường không?", "yes_no"),
+        ("Bao giờ thì công ty trả tiền bồi thường?", "date"),
+        ("bao gio thi cong ty tra tien boi thuong?", "date"),
         # "in which cases" asks for conditions, whatever figure-like words it names
         ("Phí bảo hiểm du lịch được hoàn lại trong trường hợp nào?", "list"),
         ("Thời hạn bảo hiểm được kéo dài trong những trường hợp nào?", "list"),

@@ -27,6 +27,15 @@ def test_a_bare_cell_takes_its_columns_unit_and_only_quoted_figures_are_read() -
     }  # "Điều 12" names a provision
     # a year after "năm" takes no unit from the date words after it: "ngày Tết" is no 2026 days
     assert figure_units("năm 2026 ngày Tết cổ truyền, nghỉ thêm 01 ngày") == {"2026": {""}, "1": {"days"}}
+    # speeds, lengths and a wind's force ("cấp 8" before its figure) are units too
+    assert figure_units("storm, meaning winds of at least 90 km/h, within 50 metres of a river") == {
+        "90": {"km/h"},
+        "50": {"metres"},
+    }
+    assert figure_units("sức gió từ cấp 8 trở lên, mực nước ngập từ 20 cm trở lên") == {
+        "8": {"wind force"},
+        "20": {"cm"},
+    }
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
 from citewise.chunk.sentences import LIST_ITEM, NUMBERED_ITEM, PROVISION_WORD, sentence_spans
 from citewise.figures import PERCENT
-from citewise.judge.conditions import excludes
+from citewise.judge.conditions import excludes, measures_the_case
 from citewise.judge.premise import without_conditions
 from citewise.judge.qtype import agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
@@ -296,6 +296,13 @@ _CASE = re.compile(
 )
 """A sentence opening with the case it is about, up to its first comma: "3. Đối với tổn thất ước tính từ 100.000.000
 đồng trở lên, …", "If the home is unoccupied for more than 60 days, …"."""
+
+
+def _of_the_case(question: str, kind: str, value: str, cand: _Candidate, start: int) -> bool:
+    """Whether a figure stated for a yes/no question measures what the asker's case does (``measures_the_case``): a
+    figure of another quantity read as the answer misleads."""
+    at = start - cand.start
+    return measures_the_case(question, cand.text, (at, at + len(value)))
 
 
 def _case_not_asked(question: str, text: str) -> bool:
@@ -843,6 +850,7 @@ class ExtractiveGenerator(Generator):
             # "Mức khấu trừ cho tổn thất do lũ lụt là 2 triệu đồng mỗi vụ phải không?" is answered by the flood
             # clause's 10 %, not by the general 2.000.000 đồng quoted above it (which says "trừ trường hợp ... khoản 2")
             found.sort(key=lambda v: (not v[2].focused, v[2].order))
+            found = [v for v in found if _of_the_case(question, *v)]
         if not found:
             return []
         kind, value, best, start = found[0]

@@ -29,7 +29,7 @@ from citewise.judge.records import Excluded, Unmet
 from citewise.judge.units import currency_before, unit_occurrences
 from citewise.lang import fold, nfc
 from citewise.retrieve.wording import reworded
-from citewise.textmatch import content_words, short_keys
+from citewise.textmatch import query_terms, short_keys
 
 _LOWER = (
     r"at least|not less than|no less than|a minimum of|minimum of|tu|it nhat|toi thieu|khong duoi|khong it hon"
@@ -44,7 +44,7 @@ _ABOVE = (
     r"more than|over|exceeding|in excess of|longer than|greater than|above|tren|(?:vuot )?qua"
     r"|(?:lau|nhieu|dai|lon|cao) hon"
 )
-_CURRENCY = r"(?:(?:usd|us\$|\$|eur|€|gbp|£|vnd)\s*)?"
+_CURRENCY = r"(?:(?:usd|us\$|\$|eur|€|gbp|£|vnd|cap|force)\s*)?"
 _BEFORE: list[tuple[str, re.Pattern[str]]] = [
     (op, re.compile(rf"(?:^|\W)(?P<word>{words})\s+(?:(?:la|is|be)\s+)?{_CURRENCY}$"))
     for op, words in ((">=", _LOWER), ("<=", _UPPER), ("<", _BELOW), (">", _ABOVE))
@@ -151,9 +151,11 @@ def _figures(text: str, low: str) -> list[_Figure]:
             end = scale.end()
         currency = currency_before(low[max(0, a - 5) : a])
         age = _AGE_AFTER.match(low, end) if unit in ("months", "years") else None
-        unit_word = age or re.match(r"[\s-]*[^\W\d_]+(?:\s+(?:dong|days?))?", low[end:])
+        unit_word = age or re.match(r"[\s-]*[^\W\d_]+(?:/[^\W\d_]+)?(?:\s+(?:dong|days?))?", low[end:])
         if age is not None:
             value, unit = (value / 12 if unit == "months" else value), _AGE
+        if unit == "cm":  # a depth or a distance, read in metres ("từ 20 cm trở lên", "within 50 metres")
+            value, unit = value / 100, "metres"
         if unit_word and not currency and not bare:
             end += unit_word.end() if age is None else unit_word.end() - end
         written = a - len(currency.group(0)) if currency else a - len(aged.group(0)) if aged is not None else a
@@ -161,17 +163,17 @@ def _figures(text: str, low: str) -> list[_Figure]:
     return out
 
 
-def _bound_keys(low: str, at: int, vi: bool) -> frozenset[str]:
-    """The content words of ``low`` near offset ``at`` (a bound's figure): up to ``_BOUND_WINDOW`` words before and
-    after it, inside its clause. What a bound measures is said next to it ("checked baggage is delayed by more than 12
+def _bound_keys(low: str, at: int, vi: bool, marked: str) -> frozenset[str]:
+    """The content words of ``low`` near offset ``at`` (a bound's figure), read in ``marked`` (the same text with its
+    marks, one character per character): up to ``_BOUND_WINDOW`` words before and after it, inside its clause. What a bound measures is said next to it ("checked baggage is delayed by more than 12
     hours"); the clause's other words may be about something else ("Loss of … baggage … must be reported to the carrier
     within 24 hours" bounds the report, not the baggage's delay)."""
     starts = [m.end() for m in _CLAUSE_END.finditer(low, 0, at)]
     start = starts[-1] if starts else 0
     end_m = _CLAUSE_END.search(low, at)
     end = end_m.start() if end_m else len(low)
-    before = low[start:at].split()[-_BOUND_WINDOW[0] :]
-    after = low[at:end].split()[: _BOUND_WINDOW[1]]
+    before = marked[start:at].split()[-_BOUND_WINDOW[0] :]
+    after = marked[at:end].split()[: _BOUND_WINDOW[1]]
     return _keys(" ".join(before + after), vi)
 
 
@@ -181,8 +183,19 @@ _BOUND_WINDOW = (8, 3)
 
 def _keys(text: str, vi: bool) -> frozenset[str]:
     """The content words of ``text`` that can tie a case to a bound: English ones cut to four letters ("notified" /
-    "notify"), Vietnamese syllables whole ("thiệt" is not "thiểu")."""
-    return frozenset((content_words(text) if vi else short_keys(text)) - _GENERIC)
+    "notify"), Vietnamese syllables whole and with their marks ("mới" is not "mỗi"; ``_tie``)."""
+    if vi:
+        return frozenset(w for w in query_terms(text, marks=True)[0] if fold(w) not in _GENERIC)
+    return frozenset(short_keys(text) - _GENERIC)
+
+
+def _tie(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two sets of ``_keys`` share a word: with its marks, or without when one side is typed without them (a
+    question "nha toi bi trom" is read against "nhà ở")."""
+    if a & b:
+        return True
+    bare_a, bare_b = {w for w in a if w.isascii()}, {w for w in b if w.isascii()}
+    return bool(bare_a & {fold(w) for w in b}) or bool(bare_b & {fold(w) for w in a})
 
 
 def bounds(sentence: str) -> list[Bound]:
@@ -191,6 +204,7 @@ def bounds(sentence: str) -> list[Bound]:
     text = with_digits(nfc(sentence))
     low = fold(text).lower()
     vi = low != text.lower()  # marks: Vietnamese
+    marked = _aligned(text, low)
     figures = _figures(text, low)
     out: list[Bound] = []
     taken: list[tuple[int, int]] = []
@@ -205,7 +219,7 @@ def bounds(sentence: str) -> list[Bound]:
         else:  # "từ đủ 06 tháng tuổi đến 80 tuổi" reads both in years; other units bound nothing here
             first = head.value if head.unit == unit else None
         taken.append((m.start(), last.end))
-        keys = _bound_keys(low, m.start(1), vi)
+        keys = _bound_keys(low, m.start(1), vi, marked)
         out.append(Bound(unit, first, last.value, False, False, text[m.start() : last.end].strip(" ,"), keys))
     for f in figures:
         if any(a <= f.start < b for a, b in taken):
@@ -226,13 +240,13 @@ def bounds(sentence: str) -> list[Bound]:
             continue
         low_v = f.value if op in (">=", ">") else None
         high_v = f.value if op in ("<=", "<") else None
-        keys = _bound_keys(low, f.start, vi)
+        keys = _bound_keys(low, f.start, vi, marked)
         at = min(at, f.written)
         out.append(Bound(f.unit, low_v, high_v, op == ">", op == "<", text[at:end].strip(" ,"), keys))
     for m in _ORDINAL.finditer(low):
         op, figure = _ORDINAL_OP[m.group("op")], "n1" if m.group("n1") else "n2"
         value, unit = float(m.group(figure)), _ORDINAL_UNIT[m.group("u1") or m.group("u2")]
-        keys = _bound_keys(low, m.start(figure), vi)
+        keys = _bound_keys(low, m.start(figure), vi, marked)
         low_v, high_v = (value, None) if op in (">", ">=") else (None, value)
         out.append(Bound(unit, low_v, high_v, op == ">", op == "<", text[m.start("op") : m.end()], keys))
     return out
@@ -254,7 +268,7 @@ def case_figures(question: str) -> list[tuple[float, str, str, frozenset[str]]]:
         return []
     figures = _figures(text, low)
     ranges = [m.span() for m in _RANGE.finditer(low)]
-    marked = text.lower()  # one character per character of ``low``, as folding keeps them
+    marked = _aligned(text, low)
     out = []
     for f in figures:
         compound = _COMPOUND_BEFORE.search(low[max(0, f.start - 16) : f.start]) or re.match(r"\s*\d", low[f.end :])
@@ -266,12 +280,39 @@ def case_figures(question: str) -> list[tuple[float, str, str, frozenset[str]]]:
             or _ASKED_MARKED.search(marked[max(0, f.start - 30) : f.start])
         ) or any(rx.match(low, f.end) for _, rx in _AFTER):
             continue
-        before = low[: f.start].split()[-_QUESTION_WINDOW[0] :]
-        after = low[f.end :].split()[: _QUESTION_WINDOW[1]]
+        before = marked[: f.start].split()[-_QUESTION_WINDOW[0] :]
+        after = marked[f.end :].split()[: _QUESTION_WINDOW[1]]
         words = re.split(r"[,;:?.!]", " ".join(before))[-1] + " " + re.split(r"[,;:?.!]", " ".join(after))[0]
         keys = _keys(words, vi)
         out.append((f.value, f.unit, text[f.written : f.end].strip(), keys))
     return out
+
+
+def _aligned(text: str, low: str) -> str:
+    """``text`` in lower case with its marks, one character per character of ``low`` (its folded lower-case form), so
+    that spans found in one cut the other; ``low`` itself in the rare case lower-casing changes the length."""
+    marked = text.lower()
+    return marked if len(marked) == len(low) else low
+
+
+def measures_the_case(question: str, sentence: str, span: tuple[int, int]) -> bool:
+    """Whether the figure of ``sentence`` inside ``span`` (offsets in it) measures what a case ``question`` states does: its unit (any
+    unit of time for one of time) and a content word next to it shared with the words around the case's figure, as for
+    a bound (``unmet_conditions``). True when the question states no case. "Nhà tôi bị trộm, 3 ngày sau mới phát hiện
+    thì có được bồi thường không?" is not measured by the "06 tháng" of the rent paid while a home is repaired; "Nhà bỏ
+    trống 3 tháng …" is by the "60 ngày" of "nhà ở bị bỏ trống liên tục trên 60 ngày"."""
+    cases = case_figures(question)
+    if not cases:
+        return True
+    text = nfc(sentence)
+    low = fold(text).lower()
+    figure = next((f for f in _figures(text, low) if f.start < span[1] and span[0] < f.end), None)
+    if figure is None:
+        return False
+    keys = _bound_keys(low, figure.start, low != text.lower(), _aligned(text, low))
+    return any(
+        (unit == figure.unit or {unit, figure.unit} <= _DAYS.keys()) and _tie(case, keys) for _, unit, _, case in cases
+    )
 
 
 Where = tuple[int, int, int]
@@ -308,7 +349,7 @@ def _related(
     """The bounds of ``found`` on a case's quantity: its unit, a word next to it shared with the case's (an age needs
     none when the question states one age only). Another unit of time is not read against it: measured, "5 năm" read
     against "trong thời hạn 5 ngày" (both a "thời hạn") lost an answerable legal near-miss."""
-    return [(b, w) for b, w in found if b.unit == unit and (keys & b.keys or (unit == _AGE and one_age))]
+    return [(b, w) for b, w in found if b.unit == unit and (_tie(keys, b.keys) or (unit == _AGE and one_age))]
 
 
 _EXCLUDING = re.compile(
@@ -346,23 +387,23 @@ def met_exclusions(question: str, sentences: Iterable[tuple[str, str, Where | No
     legal = case_figures(in_legal_words)
     if len(legal) == len(cases):
         cases = [(v, u, w, k | other[3]) for (v, u, w, k), other in zip(cases, legal, strict=True)]
-    words = _keys(in_legal_words, lang_vi) | _keys(fold(question).lower(), lang_vi)
+    words = _keys(in_legal_words, lang_vi) | _keys(nfc(question).lower(), lang_vi)
     out: list[Excluded] = []
     for text, around, where in sentences:
         if not excludes(text, around):
             continue
         plain = with_digits(nfc(text))
-        low = fold(plain).lower()  # one character per character of ``plain``
-        cut = _EXCEPT.search(plain.lower())
+        marked = plain.lower()
+        cut = _EXCEPT.search(marked)
         if cut is None:
             found = bounds(text)
-        elif words & (_keys(low[cut.end() :], lang_vi) - _keys(low[: cut.start()], lang_vi)):
+        elif _tie(words, _keys(marked[cut.end() :], lang_vi) - _keys(marked[: cut.start()], lang_vi)):
             out.extend(_outside(cases, bounds(plain[cut.end() :]), where, {e.case for e in out}))
             continue
         else:
             found = bounds(plain[: cut.start()])  # the exclusion's own bounds, not its exception's
         for value, unit, written, keys in cases:
-            bound = next((b for b in found if keys & b.keys and _meets(b, value, unit)), None)
+            bound = next((b for b in found if _tie(keys, b.keys) and _meets(b, value, unit)), None)
             if bound is not None and written not in {e.case for e in out}:
                 out.append(Excluded(written, bound.text, where))
     return out

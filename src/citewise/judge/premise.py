@@ -22,7 +22,7 @@ from citewise.judge.units import currency_before, figure_units
 from citewise.lang import fold, nfc
 from citewise.retrieve.choices import stem
 from citewise.retrieve.wording import rewrite
-from citewise.textmatch import question_type, words
+from citewise.textmatch import COVER, question_type, words
 
 _CONFIRM_TAGS = r"dung khong|phai khong|dung chu|dung ko|co dung|co phai"
 _EN_TAGS = r"is (?:that|this|it) (?:right|true|correct|so)|right|true|correct|isn'?t it|aren'?t they|is that so"
@@ -83,16 +83,31 @@ def _given_clauses(question: str) -> list[tuple[int, str]]:
 def case_clauses(question: str, then: bool = False) -> list[tuple[int, int]]:
     """The spans of the clauses of ``question`` that describe the asker's case: a person speaking of themselves, a
     condition (``_CASE``); with ``then``, also a clause that "thì" closes and that asks nothing ("Máy bay bị hoãn 3
-    tiếng thì được bồi thường bao nhiêu?": if the plane is delayed 3 hours; not "Vì sao phải đợi đủ 05 năm thì …?").
-    The premises read without ``then``: measured, its figures taken as the case cost two near-miss probes of ALQAC
-    2022 on dev and gained none."""
+    tiếng thì được bồi thường bao nhiêu?": if the plane is delayed 3 hours; not "Vì sao phải đợi đủ 05 năm thì …?"), and
+    every clause of a question asking whether something is covered (``asks_cover``). The premises read without
+    ``then``: measured, its figures taken as the case cost two near-miss probes of ALQAC 2022 on dev and gained none."""
     folded = fold(question).lower()
+    covering = then and asks_cover(question)
     return [
         (at, end)
         for at, end in _clauses(question)
-        if _CASE.search(question[at:end].lower())
+        if covering
+        or _CASE.search(question[at:end].lower())
         or (then and _THEN.match(folded, end) and not _ASKS.search(folded[at:end]))
     ]
+
+
+_VI_COVER = re.compile(r"\bco (?:duoc )?(?:bao hiem|boi thuong|chi tra|tra tien|den bu|den)\b(?:.*\bkhong\b)")
+"""The Vietnamese frame of a question asking whether something is covered ("… có được bồi thường không?"), on folded
+lower-case text."""
+
+
+def asks_cover(question: str) -> bool:
+    """Whether ``question`` asks whether something is covered ("Is a storm with 60 km/h winds covered?", "Gió cấp 6 có
+    được bồi thường không?"): its figures describe the case put to the cover (``case_clauses``), as a person's story
+    does."""
+    folded = fold(" ".join(question.split())).lower()
+    return question_type(question) == "yes_no" and (COVER.search(folded) or _VI_COVER.search(folded)) is not None
 
 
 _THEN = re.compile(r"thi\b")

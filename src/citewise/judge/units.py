@@ -28,6 +28,9 @@ _AFTER: list[tuple[str, re.Pattern[str]]] = [
         ("months", r"months?|thang"),
         ("years", r"years?|nam"),
         ("times", r"times|lan"),
+        ("cm", r"cm|centimet(?:er|re)s?|xen ?ti ?met"),
+        ("metres", r"metres?|meters?|met"),
+        ("km/h", r"km ?/ ?h|kph|km per hour|kilomet(?:er|re)s? (?:per|an) hour|km moi gio"),
         ("USD", r"usd|us dollars?|dollars?"),
         ("EUR", r"eur|euros?"),
         ("GBP", r"gbp|pounds?(?: sterling)?"),
@@ -41,8 +44,10 @@ _BEFORE: list[tuple[str, re.Pattern[str]]] = [
     ("EUR", re.compile(r"(?:eur|€)\s*$")),
     ("GBP", re.compile(r"(?:gbp|£)\s*$")),
     ("VND", re.compile(r"vnd\s*$")),
+    ("wind force", re.compile(r"(?:^|\W)(?:cap|force)\s*$")),
 ]
-"""Currencies written before a figure ("USD 250", "$5"), on folded lower-case text."""
+"""Currencies written before a figure ("USD 250", "$5"), and the Beaufort force of a wind ("gió cấp 8", "force 8"), on
+folded lower-case text."""
 
 
 _YEAR_BEFORE = re.compile(r"\b(?:nam|year)\s*$")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citewise.retrieve.records import Evidence, Strength
-from citewise.textmatch import coverage, without_cover
+from citewise.textmatch import case_coverage, without_cover
 
 TOP = 3
 """How many of the best found (not supporting) items the strength reads."""
@@ -27,7 +27,7 @@ def measure(question: str, evidence: Sequence[Evidence], searched: bool = True) 
     top = read(found)
     dense = [e.dense for e in top if e.dense is not None]
     asked = without_cover(question)  # "Is a storm with 60 km/h winds covered?" is asked of a clause on storms
-    cov = max(coverage(asked, f"{e.chunk.header} {e.text}") for e in top)
+    cov = max(case_coverage(asked, f"{e.chunk.header} {e.text}") for e in top)
     return Strength(max(dense) if dense else None, cov, any(e.pinned or e.named for e in found), True)
 
 
