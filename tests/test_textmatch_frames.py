@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.textmatch import asked_keys, case_coverage, coverage, query_terms, without_cover, without_frame
+from citewise.textmatch import (
+    asked_keys,
+    case_coverage,
+    coverage,
+    query_terms,
+    short_keys,
+    topic_keys,
+    without_cover,
+    without_frame,
+)
 
 
 @pytest.mark.parametrize(
@@ -63,3 +72,13 @@ def test_a_figure_of_the_case_is_read_as_the_clause_states_its_quantity() -> Non
     assert case_coverage(question, days) == coverage(question, days)
     # a figure the clause states itself is found as it is
     assert case_coverage("storm with 90 km/h winds", clause) == coverage("storm with 90 km/h winds", clause)
+
+
+def test_vietnamese_syllables_are_keys_whole() -> None:
+    """Cut to four letters, "thường" (folded "thuong") would be the key of "thuộc" too, and "trống" that of "trọng";
+    English words are still cut ("notified" / "notify")."""
+    assert short_keys("bồi thường") == {"boi", "thuong"} and short_keys("thuộc phạm vi") >= {"thuoc"}
+    assert short_keys("The insurer must be notified") == {"insu", "noti"}
+    # the units of time of a Vietnamese question are no topic; "ngay" (at once) is
+    assert "ngay" not in topic_keys("Nhà bị trộm thì phải báo trong mấy ngày?")
+    assert "ngay" in topic_keys("Nhà bị trộm có phải báo công an ngay không?")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import citewise
-from citewise.answer.extractive import ExtractiveGenerator, list_end, names_a_conflict
+from citewise.answer.extractive import ExtractiveGenerator, _given, list_end, names_a_conflict
 from citewise.answer.injection import addresses_the_assistant
 from citewise.answer.records import Fragment
 from citewise.index.embedder import Embedder
@@ -834,3 +834,50 @@ def test_the_figure_of_the_clause_the_question_asks_about() -> None:
     # no option states it alone: none is named
     vague = ExtractiveGenerator().generate(question + "\nA. Sáu tháng\nB. Ba tháng", fragments, "vi")
     assert vague.sentences[0].text == "Thời hạn là 06 tháng."
+
+
+def test_a_range_asked_for_is_stated_whole() -> None:
+    text = (
+        "1. Người nào trong quan hệ công tác mà xúc phạm nghiêm trọng nhân phẩm, danh dự đồng đội, thì bị phạt cải tạo"
+        " không giam giữ đến 02 năm hoặc phạt tù từ 03 tháng đến 02 năm."
+    )
+    q = "Người trong quan hệ công tác mà xúc phạm nghiêm trọng danh dự đồng đội thì bị phạt tù từ bao lâu đến bao lâu?"
+    draft = ExtractiveGenerator().generate(q, [_fragment(text, lang="vi")], "vi")
+    assert draft.sentences[0].text == "Thời hạn là từ 03 tháng đến 02 năm."
+
+
+def test_a_figure_the_question_states_is_not_its_answer() -> None:
+    """ "12 tháng" is the asker's case, and "hằng năm" (per year) asks for no number of years: days are asked for."""
+    text = (
+        "1. Người lao động làm việc đủ 12 tháng cho một người sử dụng lao động thì được nghỉ hằng năm, hưởng nguyên"
+        " lương theo hợp đồng lao động như sau: a) 12 ngày làm việc đối với người làm công việc trong điều kiện bình"
+        " thường;"
+    )
+    q = "Người lao động làm việc đủ 12 tháng thì được nghỉ hằng năm bao nhiêu ngày?"
+    draft = ExtractiveGenerator().generate(q, [_fragment(text, lang="vi")], "vi")
+    assert draft.sentences[0].text == "Thời hạn là 12 ngày làm việc.", [s.text for s in draft.sentences]
+    # a yes/no question's figure is put to the test and may be stated back
+    yes_no = ExtractiveGenerator().generate(
+        "Người lao động được nghỉ hằng năm 12 ngày làm việc phải không?", [_fragment(text, lang="vi")], "vi"
+    )
+    assert yes_no.sentences[0].text == "Điều khoản nêu 12 ngày làm việc."
+
+
+def test_a_figure_among_the_options_or_in_a_statement_to_check_is_still_stated() -> None:
+    text = (
+        "2. Trước 06 tháng, tính đến ngày viên chức nghỉ hưu, cơ quan, tổ chức, đơn vị quản lý viên chức phải thông báo"
+        " bằng văn bản về thời điểm nghỉ hưu."
+    )
+    options = (
+        "Thông báo nghỉ hưu đối với viên chức được ban hành trong thời gian bao lâu trước khi đến thời hạn nghỉ hưu?\n"
+        "A. 06 tháng\nB. 04 tháng\nC. 03 tháng\nD. 02 tháng"
+    )
+    draft = ExtractiveGenerator().generate(options, [_fragment(text, lang="vi")], "vi")
+    assert draft.sentences[0].text == "Phương án đúng là A: 06 tháng."
+    assert not _given(options, "06 tháng") and _given(
+        "Làm việc chưa được 06 tháng thì nghỉ bao nhiêu ngày?", "06 tháng"
+    )
+    tenancy = "2. Thời hạn tạm trú tối đa là 02 năm và có thể tiếp tục gia hạn nhiều lần."
+    check = "Thời hạn tạm trú tối đa là 02 năm và có thể gia hạn thêm nhiều nhất 02 lần, đúng hay sai?"
+    draft = ExtractiveGenerator().generate(check, [_fragment(tenancy, lang="vi")], "vi")
+    assert draft.sentences[0].text == "Thời hạn là 02 năm."

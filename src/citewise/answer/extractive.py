@@ -27,10 +27,12 @@ from citewise.judge.conditions import excludes, measures_the_case
 from citewise.judge.premise import without_conditions
 from citewise.judge.qtype import agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
+from citewise.judge.units import figure_units
 from citewise.lang import detect_language, fold, nfc
 from citewise.rates import other_rate
+from citewise.retrieve.choices import stem
 from citewise.retrieve.definitions import asked_term, defines
-from citewise.retrieve.wording import reworded
+from citewise.retrieve.wording import reworded, statement_of
 from citewise.textmatch import (
     COVER,
     Terms,
@@ -202,21 +204,46 @@ def _percent(text: str, asked: bool = False) -> set[str]:
     return {"%"} if (_ASKS_PERCENT if asked else _PERCENT).search(fold(text).lower()) else set()
 
 
-def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int]:
+def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int, int]:
     """Answers in the unit or of the thing the question names first ("how many hours" -> "72 hours", "capped at 4%" ->
-    "7 %", "how many men" -> "30,000 men" before "300 ships"), figures before words,
+    "7 %", "how many men" -> "30,000 men" before "300 ships"), a range for a question asking one ("từ bao nhiêu đến bao
+    nhiêu năm?"), figures before words,
     then the one the question's own words lead into ("Escape of water USD 250" in a row of excesses), then the
     one whose clause says most of what the question asks ("settle ... within 15 business days of receiving the
     documents" over "return the documents within 60 days" in one list of time limits)."""
     value = text[span[0] : span[1]]
-    asked = {u.lower().rstrip("s") for u in _UNIT.findall(question)} | _percent(question, asked=True)
+    asked = _asked_units(question) | _percent(question, asked=True)
     units = {u.lower().rstrip("s") for u in _UNIT.findall(value)} | _percent(value)
     topic = _topic(question)
     near = len(topic & _keys(_left(text, span[0], NEAR_REACH)))
     clause = len(topic & _keys(_clause(text, span)))
     # "how many men": the count of the thing asked for ("30,000 men", not the "300" ships after it)
     named = asked & units or (question_type(question) == "number" and _counted(question, text, span[1]) > span[1])
-    return (0 if named else 1, 0 if any(ch.isdigit() for ch in value) else 1, -near, -clause)
+    ranged = _ASKS_RANGE.search(fold(question).lower()) is not None and _RANGE_VALUE.search(fold(value).lower())
+    return (0 if named else 1, 0 if ranged else 1, 0 if any(ch.isdigit() for ch in value) else 1, -near, -clause)
+
+
+_FIGURE_UNIT = re.compile(rf"\d\s*(?:{_UNIT.pattern})", re.I)
+
+
+def _asked_units(question: str) -> set[str]:
+    """The units of time ``question`` asks in: those it names without a figure ("chưa được 12 tháng thì … bao nhiêu
+    ngày?" asks in days; its "12 tháng" is the asker's case) when it names one so, else every one it names ("Is the
+    notice period 14 days?")."""
+    named = [
+        (m.start(), m.group(1).lower().rstrip("s"))
+        for m in _UNIT.finditer(question)
+        if not _PER.search(question[: m.start()])  # "nghỉ hằng năm" is leave per year, not a number of years
+    ]
+    with_figure = {m.end() for m in _FIGURE_UNIT.finditer(question)}
+    bare = {u for at, u in named if not any(at < end <= at + len(u) + 1 for end in with_figure)}
+    return bare or {u for _, u in named}
+
+
+_PER = re.compile(r"\b(?:hằng|hàng|mỗi|per|each|a)\s*$", re.I)
+_ASKS_RANGE = re.compile(r"\btu bao (?:nhieu|lau)\b.*\bden bao (?:nhieu|lau)\b|\bfrom how (?:many|much|long)\b")
+"""A question asking for a range ("bị phạt tù từ bao nhiêu đến bao nhiêu năm?"), on folded lower-case text."""
+_RANGE_VALUE = re.compile(r"\b(?:tu|from|between)\b.*\d.*\b(?:den|to|and)\b.*\d")
 
 
 _CLAUSE_END = re.compile(r";|(?:^|\s)\(?[a-z]{1,2}\)\s|\n\s*\(?[a-z0-9]{1,3}[.)]\s")
@@ -303,6 +330,17 @@ def _of_the_case(question: str, kind: str, value: str, cand: _Candidate, start: 
     figure of another quantity read as the answer misleads."""
     at = start - cand.start
     return measures_the_case(question, cand.text, (at, at + len(value)))
+
+
+def _given(question: str, value: str) -> bool:
+    """Whether ``value`` is a figure the question itself states, in the same unit: "Người lao động làm việc chưa được 12
+    tháng thì … nghỉ hằng năm bao nhiêu ngày?" is not answered "12 tháng" (a yes/no question's figures are put to the
+    test and may be stated back: ``direct_answer``; so are a statement's to check and a multiple-choice question's
+    options)."""
+    if question_type(question) == "yes_no" or statement_of(question) != question:  # "…, đúng hay sai?" checks one
+        return False
+    asked = figure_units(stem(question))  # a multiple-choice question's options are what it asks about
+    return any(units & asked.get(figure, set()) - {""} for figure, units in figure_units(value).items())
 
 
 def _case_not_asked(question: str, text: str) -> bool:
@@ -889,6 +927,7 @@ class ExtractiveGenerator(Generator):
                 sp
                 for sp in answer_spans(kind, cand.text)
                 if _answer_like(kind, cand.text, sp)
+                and not _given(question, cand.text[sp[0] : sp[1]])
                 and not other_rate(question, cand.text, sp)
                 and not _a_change(question, cand.text, sp)
             ]
