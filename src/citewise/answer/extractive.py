@@ -241,9 +241,11 @@ def _asked_units(question: str) -> set[str]:
 
 
 _PER = re.compile(r"\b(?:hằng|hàng|mỗi|per|each|a)\s*$", re.I)
+"""Words before a unit that make it a rate ("nghỉ hằng năm", "per day"), not a unit the question asks in."""
 _ASKS_RANGE = re.compile(r"\btu bao (?:nhieu|lau)\b.*\bden bao (?:nhieu|lau)\b|\bfrom how (?:many|much|long)\b")
 """A question asking for a range ("bị phạt tù từ bao nhiêu đến bao nhiêu năm?"), on folded lower-case text."""
 _RANGE_VALUE = re.compile(r"\b(?:tu|from|between)\b.*\d.*\b(?:den|to|and)\b.*\d")
+"""A value stating a range ("từ 03 tháng đến 02 năm", "from 18 to 70"), on folded lower-case text."""
 
 
 _CLAUSE_END = re.compile(r";|(?:^|\s)\(?[a-z]{1,2}\)\s|\n\s*\(?[a-z0-9]{1,3}[.)]\s")

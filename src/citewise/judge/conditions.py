@@ -165,9 +165,10 @@ def _figures(text: str, low: str) -> list[_Figure]:
 
 def _bound_keys(low: str, at: int, vi: bool, marked: str) -> frozenset[str]:
     """The content words of ``low`` near offset ``at`` (a bound's figure), read in ``marked`` (the same text with its
-    marks, one character per character): up to ``_BOUND_WINDOW`` words before and after it, inside its clause. What a bound measures is said next to it ("checked baggage is delayed by more than 12
-    hours"); the clause's other words may be about something else ("Loss of … baggage … must be reported to the carrier
-    within 24 hours" bounds the report, not the baggage's delay)."""
+    marks, one character per character): up to ``_BOUND_WINDOW`` words before and after it, inside its clause. What a
+    bound measures is said next to it ("checked baggage is delayed by more than 12 hours"); the clause's other words
+    may be about something else ("Loss of … baggage … must be reported to the carrier within 24 hours" bounds the
+    report, not the baggage's delay)."""
     starts = [m.end() for m in _CLAUSE_END.finditer(low, 0, at)]
     start = starts[-1] if starts else 0
     end_m = _CLAUSE_END.search(low, at)
@@ -296,11 +297,11 @@ def _aligned(text: str, low: str) -> str:
 
 
 def measures_the_case(question: str, sentence: str, span: tuple[int, int]) -> bool:
-    """Whether the figure of ``sentence`` inside ``span`` (offsets in it) measures what a case ``question`` states does: its unit (any
-    unit of time for one of time) and a content word next to it shared with the words around the case's figure, as for
-    a bound (``unmet_conditions``). True when the question states no case. "Nhà tôi bị trộm, 3 ngày sau mới phát hiện
-    thì có được bồi thường không?" is not measured by the "06 tháng" of the rent paid while a home is repaired; "Nhà bỏ
-    trống 3 tháng …" is by the "60 ngày" of "nhà ở bị bỏ trống liên tục trên 60 ngày"."""
+    """Whether the figure of ``sentence`` inside ``span`` (offsets in it) measures what a case ``question`` states
+    does: its unit (any unit of time for one of time) and a content word next to it shared with the words around the
+    case's figure, as for a bound (``unmet_conditions``). True when the question states no case. "Nhà tôi bị trộm, 3
+    ngày sau mới phát hiện thì có được bồi thường không?" is not measured by the "06 tháng" of the rent paid while a
+    home is repaired; "Nhà bỏ trống 3 tháng …" is by the "60 ngày" of "nhà ở bị bỏ trống liên tục trên 60 ngày"."""
     cases = case_figures(question)
     if not cases:
         return True
