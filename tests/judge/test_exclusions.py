@@ -59,8 +59,11 @@ def test_an_exclusion_in_vietnamese_read_under_its_lead_in() -> None:
     assert _met("Nhà tôi bỏ trống 70 ngày thì bị trộm, có được bồi thường không?", [(EMPTY_VI, EXCLUSIONS_VI)]) == [
         ("70 ngày", "trên 60 ngày")
     ]
-    # the exclusion's own exception names the question's loss: it is not read as excluding it
-    assert _met("Nhà tôi bỏ trống 70 ngày thì bị cháy, có được bồi thường không?", [(EMPTY_VI, EXCLUSIONS_VI)]) == []
+    # the exclusion's own exception names the question's loss: met, and said to be excepted, not excluded
+    fire = "Nhà tôi bỏ trống 70 ngày thì bị cháy, có được bồi thường không?"
+    found = met_exclusions(fire, [(EMPTY_VI, EXCLUSIONS_VI, (0, 1, 2))])
+    assert found == [Excluded("70 ngày", "trên 60 ngày", (0, 1, 2), excepted="trừ tổn thất do cháy, sét đánh, nổ")]
+    assert _met(fire.replace("70", "50"), [(EMPTY_VI, EXCLUSIONS_VI)]) == []  # under the bound: nothing to say
     # the same item under a lead-in that excludes nothing ("Bên mua bảo hiểm có nghĩa vụ …") is no exclusion
     assert _met("Nhà tôi bỏ trống 70 ngày thì bị trộm?", [(EMPTY_VI, "Điều 12. Nghĩa vụ của Bên mua bảo hiểm")]) == []
 
@@ -151,7 +154,8 @@ def test_the_answer_opens_with_the_exclusion(fresh_index: Path, embedder: Embedd
         "Công ty không chịu trách nhiệm bồi thường đối với:",
         " ".join(EMPTY_VI.split()),
     ]
-    assert fire.note == ""  # "trừ tổn thất do cháy": the exclusion leaves a fire out
+    # "trừ tổn thất do cháy": the exclusion leaves a fire out, and the note says so
+    assert fire.note.endswith("nhưng điều khoản đó có ngoại lệ: “trừ tổn thất do cháy, sét đánh, nổ”.")
 
 
 def test_without_a_judge_the_exclusion_is_read_the_same(fresh_index: Path, embedder: Embedder) -> None:
@@ -224,8 +228,9 @@ def test_a_case_outside_the_exception_an_exclusion_makes() -> None:
     assert _met("Tôi đã cư trú ở nước ngoài 200 ngày thì có được bồi thường không?", [(abroad, "")]) == [
         ("200 ngày", "trên 180 ngày")
     ]
-    # an exception with no bound ("trừ tổn thất do cháy") still leaves the question it names unread
-    assert _met("Nhà tôi bỏ trống 70 ngày thì bị cháy, có được bồi thường không?", [(EMPTY_VI, EXCLUSIONS_VI)]) == []
+    # an exception with no bound ("trừ tổn thất do cháy") takes the question it names out of the exclusion
+    fire = met_exclusions("Nhà tôi bỏ trống 70 ngày thì bị cháy?", [(EMPTY_VI, EXCLUSIONS_VI, (0, 1, 2))])
+    assert [(e.outside, e.excepted) for e in fire] == [(False, "trừ tổn thất do cháy, sét đánh, nổ")]
 
 
 def test_the_answer_says_the_case_is_outside_the_exception(fresh_index: Path, embedder: Embedder) -> None:

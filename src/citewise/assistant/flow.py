@@ -17,6 +17,7 @@ from citewise.answer.options import chosen_option
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
 from citewise.assistant.records import (
     EXCLUDED,
+    EXCLUDED_EXCEPTED,
     EXCLUDED_OUTSIDE,
     LOW_CONFIDENCE,
     NO_DIRECT,
@@ -203,12 +204,14 @@ class Assistant:
         answer.answerability = None if judged is None else round(judged.score, 4)
         if excluded:
             case = excluded[0]
-            answer.note = _case_note(EXCLUDED_OUTSIDE if case.outside else EXCLUDED, lang, case)
+            wording = EXCLUDED_OUTSIDE if case.outside else EXCLUDED_EXCEPTED if case.excepted else EXCLUDED
+            answer.note = _case_note(wording, lang, case)
             answer.text = f"{answer.note}\n{answer.text}"
             answer.reason = (
                 f"the question states {case.case}; the exclusion's exception requires {case.condition}"
                 if case.outside
                 else f"the question states {case.case}; an exclusion applies to {case.condition}"
+                + (f", {case.excepted}" if case.excepted else "")
             )
         return self._report(answer, result, drafted or checked)
 
@@ -570,7 +573,8 @@ def _notes(lang: str, figures: list[str], names: list[str]) -> str:
 
 def _case_note(wording: dict[str, str], lang: str, case: Unmet) -> str:
     """What is said of a figure of the asker's case and the bound it was read against (``UNMET``, ``EXCLUDED``)."""
-    return wording[lang].format(condition=_quoted([case.condition]), case=_quoted([case.case]))
+    excepted = _quoted([case.excepted]) if isinstance(case, Excluded) and case.excepted else ""
+    return wording[lang].format(condition=_quoted([case.condition]), case=_quoted([case.case]), excepted=excepted)
 
 
 def _quoted(items: list[str]) -> str:

@@ -50,6 +50,14 @@ EXCLUDED_OUTSIDE = {
     "dưới đây chỉ trừ {condition}, câu hỏi nêu {case}.",
 }
 """Said instead of ``EXCLUDED`` when the case fails the bound of the exception an exclusion makes."""
+EXCLUDED_EXCEPTED = {
+    "en": "The case in the question meets the condition of an exclusion the sources set (the provision below says "
+    "{condition}, the question states {case}), but that provision makes an exception: {excepted}.",
+    "vi": "Trường hợp nêu trong câu hỏi thuộc điều kiện của một điều khoản loại trừ (điều khoản dưới đây nêu "
+    "{condition}, câu hỏi nêu {case}), nhưng điều khoản đó có ngoại lệ: {excepted}.",
+}
+"""Said instead of ``EXCLUDED`` when the exclusion excepts what the question speaks of (``Excluded.excepted``): whether
+the case is then covered is for the provisions that grant the cover to say."""
 LOW_CONFIDENCE = {
     "en": "⚠ Low confidence: check the cited provisions before relying on this answer.",
     "vi": "⚠ Độ tin cậy thấp: hãy kiểm tra các điều khoản được trích dẫn trước khi sử dụng câu trả lời này.",

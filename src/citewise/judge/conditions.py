@@ -399,7 +399,9 @@ def met_exclusions(question: str, sentences: Iterable[tuple[str, str, Where | No
         if cut is None:
             found = bounds(text)
         elif _tie(words, _keys(marked[cut.end() :], lang_vi) - _keys(marked[: cut.start()], lang_vi)):
-            out.extend(_outside(cases, bounds(plain[cut.end() :]), where, {e.case for e in out}))
+            excepted = bounds(plain[cut.end() :])
+            outside = _outside(cases, excepted, where, {e.case for e in out})
+            out.extend(outside or _excepted(cases, plain, cut, excepted, where, {e.case for e in out}))
             continue
         else:
             found = bounds(plain[: cut.start()])  # the exclusion's own bounds, not its exception's
@@ -421,6 +423,28 @@ def _outside(
         related = [b for b in excepted if keys & b.keys and (b.unit == unit or {b.unit, unit} <= _DAYS.keys())]
         if related and written not in said and all(_fails(b, value, unit) for b in related):
             out.append(Excluded(written, related[0].text, where, outside=True))
+    return out
+
+
+def _excepted(
+    cases: list[tuple[float, str, str, frozenset[str]]],
+    plain: str,
+    cut: re.Match[str],
+    excepted: list[Bound],
+    where: Where | None,
+    said: set[str],
+) -> list[Excluded]:
+    """The cases of a question that speaks of what an exclusion excepts (``plain``, its exception from ``cut`` on) and
+    that meet the exclusion's own bound, the exception setting none on them: "Nhà tôi bỏ trống 70 ngày thì bị cháy" of
+    "… bỏ trống liên tục trên 60 ngày …, trừ tổn thất do cháy, sét đánh, nổ" (``Excluded.excepted``)."""
+    own = bounds(plain[: cut.start()])
+    out = []
+    for value, unit, written, keys in cases:
+        if written in said or any(_tie(keys, b.keys) and b.unit == unit for b in excepted):
+            continue
+        bound = next((b for b in own if _tie(keys, b.keys) and _meets(b, value, unit)), None)
+        if bound is not None:
+            out.append(Excluded(written, bound.text, where, excepted=plain[cut.start() :].strip(" ,;.")))
     return out
 
 

@@ -53,6 +53,10 @@ class Excluded(Unmet):
     outside: bool = False
     """The case falls outside the exception the exclusion makes, whose bound ``condition`` is ("mang thai 30 tuần" /
     "Thai sản, trừ biến chứng thai sản xảy ra trước tuần thứ 28"): the exclusion applies to it."""
+    excepted: str = ""
+    """The exception the exclusion makes for what the question speaks of, as written ("trừ tổn thất do cháy, sét đánh,
+    nổ" asked about a fire in a home left empty for 70 days): the case meets the exclusion's bound, yet the exclusion
+    does not apply to it."""
 
 
 @dataclass
