@@ -327,9 +327,11 @@ _CASE = re.compile(
 đồng trở lên, …", "If the home is unoccupied for more than 60 days, …"."""
 
 
-def _of_the_case(question: str, kind: str, value: str, cand: _Candidate, start: int) -> bool:
-    """Whether a figure stated for a yes/no question measures what the asker's case does (``measures_the_case``): a
-    figure of another quantity read as the answer misleads."""
+def _of_the_case(question: str, found: tuple[str, str, _Candidate, int]) -> bool:
+    """Whether a figure stated for a yes/no question (``found``: its kind, value, sentence and start, as ``_value``
+    gives them) measures what the asker's case does (``measures_the_case``): a figure of another quantity read as the
+    answer misleads."""
+    _, value, cand, start = found
     at = start - cand.start
     return measures_the_case(question, cand.text, (at, at + len(value)))
 
@@ -890,7 +892,7 @@ class ExtractiveGenerator(Generator):
             # "Mức khấu trừ cho tổn thất do lũ lụt là 2 triệu đồng mỗi vụ phải không?" is answered by the flood
             # clause's 10 %, not by the general 2.000.000 đồng quoted above it (which says "trừ trường hợp ... khoản 2")
             found.sort(key=lambda v: (not v[2].focused, v[2].order))
-            found = [v for v in found if _of_the_case(question, *v)]
+            found = [v for v in found if _of_the_case(question, v)]
         if not found:
             return []
         kind, value, best, start = found[0]
