@@ -227,17 +227,23 @@ _FIGURE_UNIT = re.compile(rf"\d\s*(?:{_UNIT.pattern})", re.I)
 
 
 def _asked_units(question: str) -> set[str]:
-    """The units of time ``question`` asks in: those it names without a figure ("chưa được 12 tháng thì … bao nhiêu
-    ngày?" asks in days; its "12 tháng" is the asker's case) when it names one so, else every one it names ("Is the
-    notice period 14 days?")."""
+    """The units of time ``question`` asks in: those after its question word ("chưa được 12 tháng thì … bao nhiêu
+    ngày?" asks in days; its "12 tháng" is the asker's case), else those it gives a figure in ("Is the notice period 14
+    days?"), else every one it names. Not one after "hằng", "mỗi", "per" ("nghỉ hằng năm" is leave per year), and the
+    "ngày" of "ban ngày" (daytime) is no unit asked for."""
     named = [
         (m.start(), m.group(1).lower().rstrip("s"))
         for m in _UNIT.finditer(question)
-        if not _PER.search(question[: m.start()])  # "nghỉ hằng năm" is leave per year, not a number of years
+        if not _PER.search(question[: m.start()])
     ]
+    asked = {u for at, u in named if _ASKING_UNIT.search(question[:at])}
     with_figure = {m.end() for m in _FIGURE_UNIT.finditer(question)}
-    bare = {u for at, u in named if not any(at < end <= at + len(u) + 1 for end in with_figure)}
-    return bare or {u for _, u in named}
+    given = {u for at, u in named if any(at < end <= at + len(u) + 1 for end in with_figure)}
+    return asked or given or {u for _, u in named}
+
+
+_ASKING_UNIT = re.compile(r"(?:bao nhiêu|mấy|how many|number of|số)\s+(?:[^\W\d_]+\s+)?$", re.I)
+"""The words asking for a count right before a unit ("bao nhiêu ngày", "how many working days")."""
 
 
 _PER = re.compile(r"\b(?:hằng|hàng|mỗi|per|each|a)\s*$", re.I)
