@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Sequence
 
 from citewise.lang import detect_language, fold, nfc
 
@@ -212,16 +213,16 @@ def case_coverage(query: str, text: str) -> float:
     said = set(t)
     other = {t[i + 1]: w for i, w in enumerate(t[:-1]) if w.isdigit() and not t[i + 1].isdigit()}
     read = [other.get(q[i + 1], w) if w.isdigit() and w not in said and i + 1 < len(q) else w for i, w in enumerate(q)]
-    pairs = frozenset(p for p in itertools.pairwise(read) if not (_stop(p[0], False) or _stop(p[1], False)))
-    return overlap(
-        (frozenset(w for w in read if not _stop(w, False)), pairs), (frozenset(t), frozenset(itertools.pairwise(t)))
-    )
+    return overlap(_terms(read, False), text_terms(text))
 
 
 def query_terms(query: str, marks: bool = False) -> Terms:
     """The content words and content word pairs of ``query`` that ``covered`` looks for (computed once
     for a question measured against many texts); with their Vietnamese marks when ``marks``."""
-    q = marked_words(query) if marks else words(query)
+    return _terms(marked_words(query) if marks else words(query), marks)
+
+
+def _terms(q: Sequence[str], marks: bool) -> Terms:
     pairs = frozenset(p for p in itertools.pairwise(q) if not (_stop(p[0], marks) or _stop(p[1], marks)))
     return frozenset(w for w in q if not _stop(w, marks)), pairs
 

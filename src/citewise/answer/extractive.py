@@ -226,7 +226,8 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
 _FIGURE_UNIT = re.compile(rf"\d\s*(?:{_UNIT.pattern})", re.I)
 
 
-def _asked_units(question: str) -> set[str]:
+@functools.lru_cache(maxsize=256)
+def _asked_units(question: str) -> frozenset[str]:
     """The units of time ``question`` asks in: those after its question word ("chưa được 12 tháng thì … bao nhiêu
     ngày?" asks in days; its "12 tháng" is the asker's case), else those it gives a figure in ("Is the notice period 14
     days?"), else every one it names. Not one after "hằng", "mỗi", "per" ("nghỉ hằng năm" is leave per year), and the
@@ -239,7 +240,7 @@ def _asked_units(question: str) -> set[str]:
     asked = {u for at, u in named if _ASKING_UNIT.search(question[:at])}
     with_figure = {m.end() for m in _FIGURE_UNIT.finditer(question)}
     given = {u for at, u in named if any(at < end <= at + len(u) + 1 for end in with_figure)}
-    return asked or given or {u for _, u in named}
+    return frozenset(asked or given or {u for _, u in named})
 
 
 _ASKING_UNIT = re.compile(r"(?:bao nhiêu|mấy|how many|number of|số)\s+(?:[^\W\d_]+\s+)?$", re.I)
@@ -347,10 +348,18 @@ def _given(question: str, value: str) -> bool:
     tháng thì … nghỉ hằng năm bao nhiêu ngày?" is not answered "12 tháng" (a yes/no question's figures are put to the
     test and may be stated back: ``direct_answer``; so are a statement's to check and a multiple-choice question's
     options)."""
-    if question_type(question) == "yes_no" or statement_of(question) != question:  # "…, đúng hay sai?" checks one
-        return False
-    asked = figure_units(stem(question))  # a multiple-choice question's options are what it asks about
+    asked = _stated_figures(question)
     return any(units & asked.get(figure, set()) - {""} for figure, units in figure_units(value).items())
+
+
+@functools.lru_cache(maxsize=256)
+def _stated_figures(question: str) -> dict[str, set[str]]:
+    """The figures ``question`` states in its stem, with their units, that ``_given`` keeps from being its answer (read
+    once per question: every span of every candidate sentence is put to it); none for a yes/no question or a statement
+    to check ("…, đúng hay sai?"), whose figures may be stated back. Not to be changed by callers (remembered)."""
+    if question_type(question) == "yes_no" or statement_of(question) != question:
+        return {}
+    return figure_units(stem(question))  # a multiple-choice question's options are what it asks about
 
 
 def _case_not_asked(question: str, text: str) -> bool:

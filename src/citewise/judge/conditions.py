@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from citewise.figures import canon_number, with_digits
 from citewise.judge.premise import RATE_UNITS, case_clauses, confirming
 from citewise.judge.records import Excluded, Unmet
-from citewise.judge.units import currency_before, unit_occurrences
+from citewise.judge.units import BEFORE_FIGURE, currency_before, unit_occurrences
 from citewise.lang import fold, nfc
 from citewise.retrieve.wording import reworded
 from citewise.textmatch import query_terms, short_keys
@@ -44,7 +44,7 @@ _ABOVE = (
     r"more than|over|exceeding|in excess of|longer than|greater than|above|tren|(?:vuot )?qua"
     r"|(?:lau|nhieu|dai|lon|cao) hon"
 )
-_CURRENCY = r"(?:(?:usd|us\$|\$|eur|€|gbp|£|vnd|cap|force)\s*)?"
+_CURRENCY = rf"(?:(?:{BEFORE_FIGURE})\s*)?"
 _BEFORE: list[tuple[str, re.Pattern[str]]] = [
     (op, re.compile(rf"(?:^|\W)(?P<word>{words})\s+(?:(?:la|is|be)\s+)?{_CURRENCY}$"))
     for op, words in ((">=", _LOWER), ("<=", _UPPER), ("<", _BELOW), (">", _ABOVE))

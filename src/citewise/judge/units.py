@@ -39,15 +39,18 @@ _AFTER: list[tuple[str, re.Pattern[str]]] = [
 ]
 """Units written after a figure, on folded lower-case text. A unit word followed by a figure is a date's ("ngày 15 tháng 3
 năm 2020": not 15 months nor 3 years)."""
-_BEFORE: list[tuple[str, re.Pattern[str]]] = [
-    ("USD", re.compile(r"(?:usd|us\$|\$)\s*$")),
-    ("EUR", re.compile(r"(?:eur|€)\s*$")),
-    ("GBP", re.compile(r"(?:gbp|£)\s*$")),
-    ("VND", re.compile(r"vnd\s*$")),
-    ("wind force", re.compile(r"(?:^|\W)(?:cap|force)\s*$")),
+_WRITTEN_BEFORE = [
+    ("USD", r"usd|us\$|\$"),
+    ("EUR", r"eur|€"),
+    ("GBP", r"gbp|£"),
+    ("VND", r"vnd"),
+    ("wind force", r"(?<!\w)(?:cap|force)"),
 ]
 """Currencies written before a figure ("USD 250", "$5"), and the Beaufort force of a wind ("gió cấp 8", "force 8"), on
 folded lower-case text."""
+_BEFORE: list[tuple[str, re.Pattern[str]]] = [(unit, re.compile(rf"(?:{p})\s*$")) for unit, p in _WRITTEN_BEFORE]
+BEFORE_FIGURE = "|".join(p for _, p in _WRITTEN_BEFORE)
+"""Any of the units written before a figure, as one pattern (``judge.conditions`` reads bounds around them)."""
 
 
 _YEAR_BEFORE = re.compile(r"\b(?:nam|year)\s*$")
