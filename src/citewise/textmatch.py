@@ -101,6 +101,12 @@ UNIT = re.compile(r"\b(hours?|days?|weeks?|months?|years?|minutes?|giờ|ngày|t
 """Units of time, as words."""
 
 
+def word_jaccard(a: str, b: str) -> float:
+    """The share of the words of ``a`` and ``b`` (lower-cased) that both hold."""
+    wa, wb = set(_WORD.findall(a.lower())), set(_WORD.findall(b.lower()))
+    return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
+
+
 def topic_keys(question: str) -> set[str]:
     """What the question asks about: its content words (``short_keys``) without units ("days") and question
     words ("long")."""

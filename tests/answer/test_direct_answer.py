@@ -764,6 +764,85 @@ def test_a_rule_and_its_other_cases_are_not_a_conflict() -> None:
     assert not any(names_a_conflict(s.text) for s in draft.sentences)
 
 
+_CODE = "[Bộ luật Hình sự › Điều {}]"
+
+
+@pytest.mark.parametrize(
+    ("question", "asked", "other", "answer"),
+    [
+        (  # the question names the asked offence's heading; the other offence's sentence says none of it
+            "Người dùng vũ lực cản trở người thi hành công vụ thực hiện công vụ thì bị phạt tù từ bao lâu đến bao lâu?",
+            (
+                "330. Tội chống người thi hành công vụ",
+                "1. Người nào dùng vũ lực cản trở người thi hành công vụ "
+                "thực hiện công vụ của họ, thì bị phạt tù từ 06 tháng đến 03 năm.",
+            ),
+            (
+                "167. Tội xâm phạm quyền tự do ngôn luận",
+                "1. Người nào dùng vũ lực cản trở công dân thực hiện quyền "
+                "tự do ngôn luận, thì bị phạt tù từ 03 tháng đến 02 năm.",
+            ),
+            "từ 06 tháng đến 03 năm",
+        ),
+        (  # the other offence's heading is the asked one's and more the question does not say
+            "Người phạm tội đánh bạc còn có thể bị phạt tiền từ bao nhiêu đến bao nhiêu?",
+            ("321. Tội đánh bạc", "3. Người phạm tội còn có thể bị phạt tiền từ 10.000.000 đồng đến 50.000.000 đồng."),
+            (
+                "322. Tội tổ chức đánh bạc hoặc gá bạc",
+                "3. Người phạm tội còn có thể bị phạt tiền từ 20.000.000 đồng đến 100.000.000 đồng.",
+            ),
+            "từ 10.000.000 đồng đến 50.000.000 đồng",
+        ),
+        (  # the same sentence under two headings: which offence it is about is said by the heading only
+            "Người phạm tội vi phạm các quy định về quản lý nhà ở còn có thể bị phạt tiền từ bao nhiêu đến bao nhiêu?",
+            (
+                "343. Tội vi phạm các quy định về quản lý nhà ở",
+                "2. Người phạm tội còn có thể bị phạt tiền từ 5.000.000 đồng đến 50.000.000 đồng.",
+            ),
+            (
+                "228. Tội vi phạm các quy định về sử dụng đất đai",
+                "3. Người phạm tội còn có thể bị phạt tiền từ 10.000.000 đồng đến 50.000.000 đồng.",
+            ),
+            "từ 5.000.000 đồng đến 50.000.000 đồng",
+        ),
+    ],
+)
+def test_two_offences_of_one_code_are_not_a_conflict(
+    question: str, asked: tuple[str, str], other: tuple[str, str], answer: str
+) -> None:
+    """Penalties of two articles of a criminal code are two rules: the question names its offence by the article's
+    heading (ALQAC 2022 questions answered "Các tài liệu nêu số liệu khác nhau" before)."""
+    frags = [
+        _fragment(text, f"F{i + 1}", f"d{i + 1}", _CODE.format(heading), "vi")
+        for i, (heading, text) in enumerate((asked, other))
+    ]
+    draft = ExtractiveGenerator().generate(question, frags, "vi")
+    assert not any(names_a_conflict(s.text) for s in draft.sentences), [s.text for s in draft.sentences]
+    assert answer in draft.sentences[0].text
+
+
+def test_a_case_the_rule_sets_apart_is_not_a_conflict() -> None:
+    """The figure of a clause opened by a case the question does not put ("trường hợp theo tuần thì") is that case's:
+    neither the answer nor a conflicting figure."""
+    rule = "1. Thời giờ làm việc bình thường không quá 08 giờ trong 01 ngày và không quá 48 giờ trong 01 tuần."
+    case = (
+        "2. Người sử dụng lao động có quyền quy định thời giờ làm việc theo ngày hoặc tuần nhưng phải thông báo cho "
+        "người lao động biết; trường hợp theo tuần thì thời giờ làm việc bình thường không quá 10 giờ trong 01 ngày "
+        "và không quá 48 giờ trong 01 tuần."
+    )
+    header = "[Bộ luật Lao động › Điều 105. Thời giờ làm việc bình thường]"
+    frags = [_fragment(t, f"F{i + 1}", f"d{i + 1}", header, "vi") for i, t in enumerate((case, rule))]
+    draft = ExtractiveGenerator().generate(
+        "Thời gian làm việc bình thường trong một ngày là bao nhiêu giờ?", frags, "vi"
+    )
+    assert draft.sentences[0].text == "Thời hạn là 08 giờ.", [s.text for s in draft.sentences]
+    assert not any(names_a_conflict(s.text) for s in draft.sentences)
+    put = ExtractiveGenerator().generate(
+        "Nếu quy định theo tuần thì một ngày làm việc tối đa bao nhiêu giờ?", frags, "vi"
+    )
+    assert put.sentences[0].text == "Thời hạn là 10 giờ.", [s.text for s in put.sentences]
+
+
 def test_a_vietnamese_question_with_its_marks_is_read_with_them() -> None:
     # folded, "báo công an" is "bao" (a stop word) and "an", and matches the "thông báo cho Công ty" of an empty house
     empty = (

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, replace
 
 from citewise.answer.base import Generator, SentenceSink
+from citewise.answer.conflicts import Stated, same_statement, set_apart
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.options import CHOSEN, CHOSEN_ALL, LEFT_OUT, chosen_option, option_stating
 from citewise.answer.records import Draft, DraftSentence, Fragment
@@ -42,6 +43,7 @@ from citewise.textmatch import (
     text_terms,
     topic_left_out,
     without_frame,
+    word_jaccard,
 )
 from citewise.textmatch import UNIT as _UNIT
 from citewise.textmatch import asked_keys as _topic
@@ -407,51 +409,8 @@ def _figures(text: str) -> set[str]:
     return set(_DIGITS.findall(text))
 
 
-_EXCEPTION = re.compile(
-    r"\b(?:except|unless|other than|save where|notwithstanding|by way of derogation|otherwise|"
-    r"in (?:any|all) other cases)\b"
-    r"|tr[ừu] tr[ưu][ờo]ng h[ợo]p|ngo[ạa]i tr[ừu]|kh[ôo]ng ph[ụu] thu[ộo]c v[àa]o"
-    r"|tr[ưu][ờo]ng h[ợo]p(?:\s+[^\W\d_]+){0,4}?\s+kh[áa]c\b",
-    re.I,
-)
-"""A rule and the special case it sets against another ("Notwithstanding paragraph 2, in the event of the death of
-a person, ... not later than 10 days"; "... hoàn lại 100% phí bảo hiểm nếu ... bị từ chối cấp thị thực" and "Các
-trường hợp hủy hợp đồng khác ... được hoàn lại 80%") are no conflict of figures."""
-
-
-RIVAL_WORDS = 3
-"""Topic words two differently worded sentences must share to be read as stating the same thing."""
-OWN_WORDS = 2
-"""Topic words one sentence holds and the other lacks that make them two statements, however alike their wording:
-"... phải ngừng xử lý dữ liệu trong thời hạn 05 ngày làm việc kể từ ngày nhận được yêu cầu rút lại sự đồng ý" and
-"... phải đáp ứng yêu cầu trong thời hạn 10 ngày làm việc kể từ ngày nhận được yêu cầu", asked when processing stops
-after consent is withdrawn; "... thông báo cho Hiệp hội trong thời hạn 72 giờ" and "... thông báo cho khách hàng bị
-ảnh hưởng trong thời hạn 07 ngày làm việc", asked how soon the Association is told (Vietnamese keys are syllables:
-"Hiệp hội" is two)."""
-
-
-def _same_statement(question: str, lang: str, a: _Candidate, b: _Candidate, value_a: str, value_b: str) -> bool:
-    """Two sentences saying the same thing but for their figures: worded alike ("within 14 days" / "within 30
-    days"), or worded otherwise but about what the question asks to the same degree (a rule and the row of a
-    schedule or annex restating it: "Claim files are kept for 10 years ..." / "Claim files — 7 years from
-    closure."; English only: single Vietnamese syllables such as "thời", "hạn" say too little of the topic).
-    A rule and its stated exception ("..., except as provided in paragraph 2") are not a conflict."""
-    if _EXCEPTION.search(a.text) or _EXCEPTION.search(b.text):
-        return False
-    same_doc = a.fragment.evidence.chunk.doc_id == b.fragment.evidence.chunk.doc_id
-    if (same_doc and a.start < b.end and b.start < a.end) or value_a in b.text:
-        return False  # one sentence inside the other (a list and its item), or the figure is restated there
-    topic = _topic(question)
-    in_a, in_b = topic & _keys(a.text), topic & _keys(b.text)
-    if len(in_a - in_b) >= OWN_WORDS or len(in_b - in_a) >= OWN_WORDS:
-        return False  # one says more of what is asked: two duties of one provision, not one duty twice
-    if _jaccard(a.text.replace(value_a, " "), b.text.replace(value_b, " ")) >= 0.35:
-        return True
-    if lang != "en":
-        return False
-    # three topic words at least: "pay" and "medical" are shared by the medical-expenses cover and the evacuation
-    # cover of one policy, which state two limits, not one limit twice
-    return len(in_a & in_b) >= max(RIVAL_WORDS, 2 * len(in_a) / 3)
+def _stated(c: _Candidate, value: str) -> Stated:
+    return Stated(c.text, c.start, c.end, c.fragment.evidence.chunk, value)
 
 
 def list_end(text: str, end: int, limit: int = 1200) -> int:
@@ -725,11 +684,6 @@ def _holds(c: _Candidate, ref: str, at: int) -> bool:
     return c.fragment.ref == ref and c.start <= at < c.end
 
 
-def _jaccard(a: str, b: str) -> float:
-    wa, wb = set(_WORD.findall(a.lower())), set(_WORD.findall(b.lower()))
-    return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
-
-
 def _quote(f: Fragment, fi: int, span: tuple[int, int]) -> _Candidate:
     """A span of fragment ``fi``'s text (a table's header or row) as a sentence to quote, in reading order."""
     si = next((i for i, (s, e) in enumerate(sentence_spans(f.text)) if s <= span[0] < e), 0)
@@ -825,12 +779,13 @@ class ExtractiveGenerator(Generator):
                 cands,
                 key=lambda c: (
                     self.mmr_lambda * c.relevance
-                    - (1 - self.mmr_lambda) * max((_jaccard(c.text, x.text) for x in _others(c, chosen)), default=0.0)
+                    - (1 - self.mmr_lambda)
+                    * max((word_jaccard(c.text, x.text) for x in _others(c, chosen)), default=0.0)
                 ),
             )
             cands.remove(best)
             others = _others(best, chosen)
-            if any(_jaccard(best.text, x.text) > 0.8 and _figures(best.text) == _figures(x.text) for x in others):
+            if any(word_jaccard(best.text, x.text) > 0.8 and _figures(best.text) == _figures(x.text) for x in others):
                 continue  # a repeat; the same sentence with other figures is kept (the sources conflict)
             if any(_within(best, x) or _within(x, best) for x in others):
                 continue  # a list and one of its items: the first chosen says it
@@ -913,7 +868,11 @@ class ExtractiveGenerator(Generator):
         kind, value, best, start = found[0]
         rivals = [v for v in (self._value(question, c, kinds) for c in (pool or []) if c is not best) if v is not None]
         for other_kind, other, cand, other_start in [*found[1:], *rivals]:
-            if other_kind == kind and other != value and _same_statement(question, lang, best, cand, value, other):
+            if (
+                other_kind == kind
+                and other != value
+                and same_statement(question, lang, _stated(best, value), _stated(cand, other))
+            ):
                 two_docs = best.fragment.evidence.chunk.doc_id != cand.fragment.evidence.chunk.doc_id
                 pair = (CONFLICT_DOCS if two_docs else CONFLICT)[lang if lang in CONFLICT else "en"]
                 first, second = (t.format(" ".join(v.split())) for t, v in zip(pair, (value, other), strict=True))
@@ -949,6 +908,7 @@ class ExtractiveGenerator(Generator):
                 and not _given(question, cand.text[sp[0] : sp[1]])
                 and not other_rate(question, cand.text, sp)
                 and not _a_change(question, cand.text, sp)
+                and not set_apart(question, cand.text, sp[0])
             ]
             if kind == "party" and not found:  # "Who proved …?" of "… Robert Boyle proved …"
                 found = agent_spans(question, cand.text)
