@@ -975,3 +975,12 @@ def test_a_figure_among_the_options_or_in_a_statement_to_check_is_still_stated()
     check = "Thời hạn tạm trú tối đa là 02 năm và có thể gia hạn thêm nhiều nhất 02 lần, đúng hay sai?"
     draft = ExtractiveGenerator().generate(check, [_fragment(tenancy, lang="vi")], "vi")
     assert draft.sentences[0].text == "Thời hạn là 02 năm."
+
+
+def test_a_question_naming_its_policy_is_answered_from_it(cw) -> None:  # type: ignore[no-untyped-def]
+    # the travel policy's contacts (its Annex 1 names a complaints address too) answered for the home policy before
+    answer = cw.ask("Who do I complain to about my home insurance claim?")
+    cited = {c.doc_title for s in answer.sentences for c in s.citations}
+    assert cited == {"Harbourview Mutual Home Insurance Policy"}, answer.text
+    assert "complaint" in answer.text
+    assert any(e.doc_title.startswith("Bluewave") for e in answer.search.evidence)  # the search itself is reported

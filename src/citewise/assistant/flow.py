@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from citewise.judge.records import Answerability, Excluded, Unmet
 from citewise.redact import keep
 from citewise.retrieve.hybrid import Retriever
 from citewise.retrieve.records import LOOKUP_WORDS, Evidence, SearchResult
+from citewise.retrieve.scope import in_scope
 from citewise.settings import AnswerSettings
 from citewise.textmatch import topic_left_out
 from citewise.verify.entailment import LlamaCppJudge
@@ -111,6 +113,8 @@ class Assistant:
             why = result.weak_reason or "weak evidence"
             refusal = self._refusal(question, lang, f"no answer in the sources ({why})", timings, t0, tokens_used=False)
             return self._report(refusal, result, [])
+        searched = result  # reported whole; the answer reads the documents the question names (``in_scope``)
+        result = replace(result, evidence=in_scope(question, result.evidence))
         fragments = [Fragment(f"F{i + 1}", e) for i, e in enumerate(result.evidence[: self.settings.fragments])]
         judged = self._judge(question, result, lang, timings)
         threshold = self.judge.threshold(lang) if self.judge else 0.0
@@ -143,7 +147,7 @@ class Assistant:
             answer = self._no_direct(
                 question, lang, result, why, score, timings, t0, notes=notes, first=first, opening=opening
             )
-            return self._report(answer, result, [])
+            return self._report(answer, searched, [])
         excluded = self._excluded(question, result, judged)
         if judged is not None and judged.span is not None:
             span = judged.span
@@ -196,7 +200,7 @@ class Assistant:
             score = None if judged is None else judged.score
             closest = self._no_direct(question, lang, result, why, score, timings, t0, attempts, tokens)
             closest.verification = round(_score(drafted), 3) if drafted else 0.0
-            return self._report(closest, result, drafted)
+            return self._report(closest, searched, drafted)
         confidence = self._confidence(result, checked)
         answer = self._compose(question, lang, checked, used, confidence, partial, timings, t0, tokens, attempts)
         answer.verification = round(_score(drafted or checked), 3)
@@ -213,7 +217,7 @@ class Assistant:
                 else f"the question states {case.case}; an exclusion applies to {case.condition}"
                 + (f", {case.excepted}" if case.excepted else "")
             )
-        return self._report(answer, result, drafted or checked)
+        return self._report(answer, searched, drafted or checked)
 
     def _report(self, answer: Answer, result: SearchResult, drafted: list[CheckedSentence]) -> Answer:
         """Attach the search; write a low-confidence report when the answer is refused, flagged or of
