@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from citewise.answer.cases import is_case_clause
 from citewise.chunk.header import SEP
 from citewise.chunk.sentences import PROVISION_WORD
 from citewise.textmatch import asked_keys, query_terms, short_keys, text_terms, word_jaccard
@@ -71,6 +72,8 @@ def same_statement(question: str, lang: str, a: Stated, b: Stated) -> bool:
         return False  # one sentence inside the other (a list and its item), or the figure is restated there
     if _set_apart(question, a) != _set_apart(question, b):
         return False
+    if is_case_clause(a.text) or is_case_clause(b.text):
+        return False  # a frame an article sets for a case of its own offence ("2. Phạm tội có tổ chức, thì …")
     (head_a, head_b), (title_a, title_b) = _own_headings(a.chunk.header, b.chunk.header)
     if _narrower(question, head_a, head_b) or _narrower(question, head_b, head_a):
         return False

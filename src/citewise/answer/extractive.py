@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, replace
 
 from citewise.answer.base import Generator, SentenceSink
+from citewise.answer.cases import case_clause
 from citewise.answer.conflicts import Stated, same_statement, set_apart
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.options import CHOSEN, CHOSEN_ALL, LEFT_OUT, chosen_option, option_stating
@@ -407,6 +408,20 @@ _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 
 def _figures(text: str) -> set[str]:
     return set(_DIGITS.findall(text))
+
+
+def _penalty(text: str, value: str) -> tuple[str, ...]:
+    """The two words before ``value`` in ``text``: what the figure is of ("phạt tù", "chức vụ nhất định")."""
+    return tuple(w.lower() for w in _WORD.findall(text[: text.find(value)])[-2:])
+
+
+def _with_list(c: _Candidate) -> str:
+    """``c``'s text, with the items of the list it leads into when it ends with ":" and is quoted without them."""
+    if not c.text.rstrip().endswith(":"):
+        return c.text
+    ev = c.fragment.evidence
+    end = c.end - ev.char_start
+    return c.text + ev.text[end : list_end(ev.text, end)]
 
 
 def _stated(c: _Candidate, value: str) -> Stated:
@@ -807,13 +822,17 @@ class ExtractiveGenerator(Generator):
             taken = {(c.start, c.end) for c in chosen}
             chosen.extend(c for c in table[1] if (c.start, c.end) not in taken)
         else:
-            direct = self.direct_answer(question, chosen, lang, pool)
+            direct = self.direct_answer(question, chosen, lang, pool, everything)
         for sentence in direct:  # the sentence a stated figure comes from is quoted too (each of two in conflict)
             if sentence.quote_span is None:
                 continue
             at, ref = sentence.quote_span[0], sentence.markers[0]
             if not any(_holds(c, ref, at) for c in chosen):
                 holder = min((c for c in pool if _holds(c, ref, at)), key=lambda c: c.end - c.start, default=None)
+                if holder is None:  # a clause of the case the question states (``_of_its_case``) may rank low
+                    holder = min(
+                        (c for c in everything if _holds(c, ref, at)), key=lambda c: c.end - c.start, default=None
+                    )
                 if holder is not None:
                     chosen.append(holder)
         # grouped by provision, in reading order; with no direct statement, the judge's answering sentence opens
@@ -849,7 +868,12 @@ class ExtractiveGenerator(Generator):
         return None
 
     def direct_answer(
-        self, question: str, chosen: list[_Candidate], lang: str, pool: list[_Candidate] | None = None
+        self,
+        question: str,
+        chosen: list[_Candidate],
+        lang: str,
+        pool: list[_Candidate] | None = None,
+        everything: list[_Candidate] | None = None,
     ) -> list[DraftSentence]:
         """A short statement of the duration, amount, figure, date or party that the most relevant chosen sentence
         holding one states, cited to the exact span it was taken from. When two chosen sentences say the same thing
@@ -865,6 +889,8 @@ class ExtractiveGenerator(Generator):
             found = [v for v in found if _of_the_case(question, v)]
         if not found:
             return []
+        if not yes_no:
+            found[0] = self._of_its_case(question, found[0], everything or [], kinds)
         kind, value, best, start = found[0]
         rivals = [v for v in (self._value(question, c, kinds) for c in (pool or []) if c is not best) if v is not None]
         for other_kind, other, cand, other_start in [*found[1:], *rivals]:
@@ -888,6 +914,21 @@ class ExtractiveGenerator(Generator):
             stated += OPTION.get(lang, OPTION["en"]).format(label)
         text = template.format(_in_sentence(stated) if kind == "party" else stated)
         return [DraftSentence(text, [best.fragment.ref], quote_span=(start, start + len(value)))]
+
+    def _of_its_case(
+        self, question: str, found: tuple[str, str, _Candidate, int], everything: list[_Candidate], kinds: list[str]
+    ) -> tuple[str, str, _Candidate, int]:
+        """``found`` (a figure, as ``_value`` gives it), or the figure of the same kind that a clause of its article
+        sets for the case the question states (``cases.case_clause``: "Người trồng cây cần sa có tổ chức thì bị phạt
+        tù từ bao lâu đến bao lâu?" is answered by clause 2's "từ 03 năm đến 07 năm", not clause 1's frame)."""
+        best = found[2]
+        clauses = [c for c in everything if c.fragment is best.fragment and not (_within(c, best) or _within(best, c))]
+        known = f"{best.fragment.evidence.chunk.header} {_with_list(best)}"
+        at = case_clause(question, known, [_with_list(c) for c in clauses])
+        other = None if at is None else self._value(question, clauses[at], kinds)
+        if other is None or other[0] != found[0] or _penalty(best.text, found[1]) != _penalty(other[2].text, other[1]):
+            return found
+        return other
 
     def _value(self, question: str, cand: _Candidate, kinds: list[str]) -> tuple[str, str, _Candidate, int] | None:
         """(answer type, value, sentence, start of the value in Document.text) of the first answer of one of

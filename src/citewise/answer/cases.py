@@ -1,0 +1,55 @@
+"""The clause of a criminal code's article that a question's case falls under. An article punishes its offence in
+clause 1 ("1. Người nào trồng cây thuốc phiện … thì bị phạt tù từ 06 tháng đến 03 năm") and sets heavier or lighter
+frames for cases in the clauses after it ("2. Phạm tội thuộc một trong các trường hợp sau đây, thì bị phạt tù từ 03
+năm đến 07 năm: a) Có tổ chức; b) Với số lượng 3.000 cây trở lên; …"). "Người trồng cây cần sa có tổ chức thì bị
+phạt tù từ bao lâu đến bao lâu?" states case a) of clause 2: its frame is the answer, not clause 1's."""
+
+from __future__ import annotations
+
+import re
+
+from citewise.textmatch import marked_words
+
+_CASE_CLAUSE = re.compile(r"^\s*(?:\d+\.\s*)?Phạm tội\b", re.I)
+"""A clause that sets a frame for cases of the article's offence ("2. Phạm tội trong trường hợp …, thì …")."""
+
+_ITEM = re.compile(r"(?:^|[:;.]\s+)[a-zđ]\)\s*([^;]+)")
+_ALTERNATIVES = re.compile(r",\s*|\s+hoặc\s+")
+_OWN = re.compile(r"Phạm tội\s+(?:trong trường hợp\s+)?(.+?)(?:,\s*|\s+)thì\b", re.I | re.S)
+
+STATED = 0.8
+"""Share of the words a case adds to what its article's clause says already that the question must hold."""
+OWN_WORDS = 2
+"""Words a case must add to that clause: "Có tổ chức" adds nothing to "… con dấu, tài liệu của cơ quan, tổ chức …"."""
+
+
+def case_stated(question: str, text: str, known: str) -> float:
+    """How fully ``question`` states one case that ``text`` (a clause, with its list of cases when it has one) sets
+    its frame for: the best share, over the alternatives of its cases ("Là chỉ huy hoặc sĩ quan": "sĩ quan"), of the
+    words (figures included) an alternative adds to ``known`` (the clause the answer would otherwise come from, with its
+    headings) that the question holds. "Phạm tội 02 lần trở lên" adds "02 lần trở lên", which "Người phạm tội lạm
+    quyền …" does not say."""
+    cases = [m.group(1) for m in _ITEM.finditer(text)]
+    if not cases and (own := _OWN.search(text)) is not None:
+        cases = [own.group(1)]
+    said, asked = set(marked_words(known)), set(marked_words(question))
+    best = 0.0
+    for alternative in (a for c in cases for a in _ALTERNATIVES.split(c)):
+        added = set(marked_words(alternative)) - said
+        if len(added) >= OWN_WORDS:
+            best = max(best, len(added & asked) / len(added))
+    return best
+
+
+def is_case_clause(text: str) -> bool:
+    """Whether ``text`` is a clause setting a frame for cases of its article's offence ("2. Phạm tội …")."""
+    return _CASE_CLAUSE.match(text) is not None
+
+
+def case_clause(question: str, best: str, clauses: list[str]) -> int | None:
+    """The index in ``clauses`` (the other clauses of ``best``'s article; ``best`` with its headings) of the clause
+    opening "Phạm tội" whose case ``question`` states (``STATED``); the most fully stated first, then the later
+    (heavier) clause; ``None`` when none is."""
+    scored = [(case_stated(question, c, best), i) for i, c in enumerate(clauses) if is_case_clause(c)]
+    score, at = max(scored, default=(0.0, -1))
+    return at if score >= STATED else None

@@ -1,0 +1,81 @@
+"""The clause of a criminal code's article that the question's case falls under gives the frame stated
+(``answer.cases``): clause 1 punishes the offence, the clauses opening "Phạm tội …" set frames for its cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from citewise.answer.cases import case_clause, case_stated, is_case_clause
+from citewise.answer.extractive import ExtractiveGenerator, names_a_conflict
+from citewise.answer.records import Fragment
+from citewise.retrieve.records import Evidence
+from citewise.types import Chunk
+
+ARTICLE = (
+    "Điều 247. Tội trồng cây thuốc phiện, cây côca, cây cần sa hoặc các loại cây khác có chứa chất ma túy\n"
+    "1. Người nào trồng cây thuốc phiện, cây côca, cây cần sa hoặc các loại cây khác có chứa chất ma túy thuộc một "
+    "trong các trường hợp sau đây, thì bị phạt tù từ 06 tháng đến 03 năm:\n"
+    "a) Đã được giáo dục 02 lần và đã được tạo điều kiện ổn định cuộc sống;\n"
+    "b) Đã bị xử phạt vi phạm hành chính về hành vi này mà còn vi phạm;\n"
+    "c) Với số lượng từ 500 cây đến dưới 3.000 cây.\n"
+    "2. Phạm tội thuộc một trong các trường hợp sau đây, thì bị phạt tù từ 03 năm đến 07 năm:\n"
+    "a) Có tổ chức;\n"
+    "b) Với số lượng 3.000 cây trở lên;\n"
+    "c) Là chỉ huy hoặc sĩ quan.\n"
+    "3. Người phạm tội còn có thể bị phạt tiền từ 5.000.000 đồng đến 50.000.000 đồng."
+)
+
+
+def _article() -> list[Fragment]:
+    header = "[Bộ luật Hình sự › Điều 247. Tội trồng cây thuốc phiện, cây côca, cây cần sa]"
+    chunk = Chunk("blhs", 0, None, "Điều 247", ["Điều 247"], header, ARTICLE, 0, len(ARTICLE), "vi", "file:///p")
+    return [Fragment("F1", Evidence(chunk, "Bộ luật Hình sự", 1.0, char_start=0, char_end=len(ARTICLE), text=ARTICLE))]
+
+
+@pytest.mark.parametrize(
+    ("question", "frame"),
+    [
+        ("Người trồng cây cần sa có tổ chức thì bị phạt tù từ bao lâu đến bao lâu?", "từ 03 năm đến 07 năm"),
+        ("Người trồng cây thuốc phiện với số lượng 3.000 cây trở lên thì bị phạt tù bao lâu?", "từ 03 năm đến 07 năm"),
+        ("Sĩ quan trồng cây cần sa thì bị phạt tù từ bao lâu đến bao lâu?", "từ 03 năm đến 07 năm"),  # one alternative
+        # a case of clause 1's own list, and no case at all: clause 1's frame
+        ("Người trồng từ 500 cây đến dưới 3.000 cây thuốc phiện thì bị phạt tù bao lâu?", "từ 06 tháng đến 03 năm"),
+        ("Người trồng cây cần sa thì bị phạt tù từ bao lâu đến bao lâu?", "từ 06 tháng đến 03 năm"),
+    ],
+)
+def test_the_frame_stated_is_that_of_the_case_the_question_states(question: str, frame: str) -> None:
+    draft = ExtractiveGenerator().generate(question, _article(), "vi")
+    shown = [s.text for s in draft.sentences]
+    assert shown[0] == f"Thời hạn là {frame}.", shown
+    assert not any(names_a_conflict(s) for s in shown)  # the frames of one article's cases are no conflict
+    assert any(frame in s for s in shown[1:])  # the clause it comes from is quoted
+
+
+def test_a_case_is_stated_by_the_words_it_adds_to_the_clause() -> None:
+    clause1 = ARTICLE[ARTICLE.index("1. Người") : ARTICLE.index("2. Phạm tội")]
+    clause2 = ARTICLE[ARTICLE.index("2. Phạm tội") : ARTICLE.index("3. Người")]
+    assert is_case_clause(clause2) and not is_case_clause(clause1)
+    assert case_stated("Người trồng cây cần sa có tổ chức thì sao?", clause2, clause1) == 1.0
+    assert case_stated("Người tái phạm thì sao?", clause2, clause1) < 0.5
+    assert case_clause("Người trồng cây cần sa có tổ chức?", clause1, [clause2]) == 0
+    assert case_clause("Người trồng cây cần sa?", clause1, [clause2]) is None
+    # words the clause says already state no case: "tổ chức" of "cơ quan, tổ chức" is not "Có tổ chức"
+    seal = "1. Người nào chiếm đoạt con dấu, tài liệu của cơ quan, tổ chức, thì bị phạt tù từ 03 tháng đến 02 năm."
+    assert case_clause("Người chiếm đoạt con dấu của cơ quan, tổ chức thì bị phạt tù bao lâu?", seal, [clause2]) is None
+
+
+def test_a_frame_of_another_penalty_is_not_switched() -> None:
+    """The ban on holding office a clause adds ("5. Người phạm tội còn bị cấm đảm nhiệm chức vụ …") is answered by that
+    clause, though a case clause's words ("Phạm tội 02 lần trở lên") are in the question."""
+    text = (
+        "1. Người nào vì vụ lợi mà vượt quá quyền hạn của mình làm trái công vụ, thì bị phạt tù từ 01 năm đến 05 năm.\n"
+        "2. Phạm tội thuộc một trong các trường hợp sau đây, thì bị phạt tù từ 05 năm đến 10 năm:\n"
+        "a) Có tổ chức;\nb) Phạm tội 02 lần trở lên.\n"
+        "5. Người phạm tội còn bị cấm đảm nhiệm chức vụ nhất định từ 01 năm đến 05 năm."
+    )
+    header = "[Bộ luật Hình sự › Điều 357. Tội lạm quyền trong khi thi hành công vụ]"
+    chunk = Chunk("blhs", 0, None, "Điều 357", ["Điều 357"], header, text, 0, len(text), "vi", "file:///p")
+    frag = [Fragment("F1", Evidence(chunk, "Bộ luật Hình sự", 1.0, char_start=0, char_end=len(text), text=text))]
+    question = "Người phạm tội 02 lần trở lên còn bị cấm đảm nhiệm chức vụ nhất định từ bao nhiêu đến bao nhiêu năm?"
+    draft = ExtractiveGenerator().generate(question, frag, "vi")
+    assert draft.sentences[0].text == "Thời hạn là từ 01 năm đến 05 năm.", [s.text for s in draft.sentences]
