@@ -62,9 +62,9 @@ def same_statement(question: str, lang: str, a: Stated, b: Stated) -> bool:
     schedule or annex restating it: "Claim files are kept for 10 years ..." / "Claim files — 7 years from
     closure."; English only: single Vietnamese syllables such as "thời", "hạn" say too little of the topic).
     A rule and its stated exception ("..., except as provided in paragraph 2"), a rule and a case it sets apart
-    that the question does not put ("trường hợp theo tuần thì … 10 giờ trong 01 ngày"), and two provisions under
-    headings of which the question names one ("Tội đánh bạc" / "Tội tổ chức đánh bạc hoặc gá bạc") are not a
-    conflict."""
+    that the question does not put ("trường hợp theo tuần thì … 10 giờ trong 01 ngày"), the frame a criminal code
+    article sets for a case of its offence ("2. Phạm tội …", ``cases``), and two provisions under headings of which
+    the question names one ("Tội đánh bạc" / "Tội tổ chức đánh bạc hoặc gá bạc") are not a conflict."""
     if _EXCEPTION.search(a.text) or _EXCEPTION.search(b.text):
         return False
     same_doc = a.chunk.doc_id == b.chunk.doc_id

@@ -699,6 +699,10 @@ def _holds(c: _Candidate, ref: str, at: int) -> bool:
     return c.fragment.ref == ref and c.start <= at < c.end
 
 
+def _shortest_holding(cands: list[_Candidate], ref: str, at: int) -> _Candidate | None:
+    return min((c for c in cands if _holds(c, ref, at)), key=lambda c: c.end - c.start, default=None)
+
+
 def _quote(f: Fragment, fi: int, span: tuple[int, int]) -> _Candidate:
     """A span of fragment ``fi``'s text (a table's header or row) as a sentence to quote, in reading order."""
     si = next((i for i, (s, e) in enumerate(sentence_spans(f.text)) if s <= span[0] < e), 0)
@@ -828,11 +832,9 @@ class ExtractiveGenerator(Generator):
                 continue
             at, ref = sentence.quote_span[0], sentence.markers[0]
             if not any(_holds(c, ref, at) for c in chosen):
-                holder = min((c for c in pool if _holds(c, ref, at)), key=lambda c: c.end - c.start, default=None)
-                if holder is None:  # a clause of the case the question states (``_of_its_case``) may rank low
-                    holder = min(
-                        (c for c in everything if _holds(c, ref, at)), key=lambda c: c.end - c.start, default=None
-                    )
+                # the shortest ranked sentence holding it; a clause of the case the question states (``_of_its_case``)
+                # may rank too low to be one
+                holder = _shortest_holding(pool, ref, at) or _shortest_holding(everything, ref, at)
                 if holder is not None:
                     chosen.append(holder)
         # grouped by provision, in reading order; with no direct statement, the judge's answering sentence opens
@@ -876,8 +878,9 @@ class ExtractiveGenerator(Generator):
         everything: list[_Candidate] | None = None,
     ) -> list[DraftSentence]:
         """A short statement of the duration, amount, figure, date or party that the most relevant chosen sentence
-        holding one states, cited to the exact span it was taken from. When two chosen sentences say the same thing
-        with different figures, both figures are stated, each cited, and the conflict is named."""
+        holding one states, cited to the exact span it was taken from; the frame a clause of its article sets for the
+        case the question states, when there is one among ``everything`` (``_of_its_case``). When two chosen sentences
+        say the same thing with different figures, both figures are stated, each cited, and the conflict is named."""
         kinds = _direct_kinds(question)  # read once: every chosen sentence and rival is looked at for them
         found = [v for v in (self._value(question, c, kinds) for c in chosen) if v is not None]
         yes_no = question_type(question) == "yes_no"
