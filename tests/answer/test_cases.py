@@ -79,3 +79,17 @@ def test_a_frame_of_another_penalty_is_not_switched() -> None:
     question = "Người phạm tội 02 lần trở lên còn bị cấm đảm nhiệm chức vụ nhất định từ bao nhiêu đến bao nhiêu năm?"
     draft = ExtractiveGenerator().generate(question, frag, "vi")
     assert draft.sentences[0].text == "Thời hạn là từ 01 năm đến 05 năm.", [s.text for s in draft.sentences]
+
+
+def test_a_figure_set_next_to_a_new_word_states_a_case() -> None:
+    """ "Làm chết 03 người trở lên" adds no word to a clause 1 whose list already says "03 người trở lên" of injuries;
+    the pair "chết 03" is what it adds."""
+    clause1 = (
+        "1. Người nào thực hiện việc phá thai trái phép cho người khác thuộc một trong các trường hợp sau đây, thì bị "
+        "phạt tù từ 01 năm đến 03 năm: a) Làm chết người; b) Gây tổn hại cho sức khỏe của 03 người trở lên."
+    )
+    clause3 = "3. Phạm tội thuộc một trong các trường hợp sau đây, thì bị phạt tù từ 07 năm đến 15 năm: a) Làm chết 03 người trở lên;"
+    asked = "Người phá thai trái phép cho người khác làm chết 03 người trở lên thì bị phạt tù bao lâu?"
+    assert case_stated(asked, clause3, clause1) == 1.0
+    assert case_clause(asked, clause1, [clause3]) == 0
+    assert case_clause("Người phá thai trái phép làm chết người thì bị phạt tù bao lâu?", clause1, [clause3]) is None

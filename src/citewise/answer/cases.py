@@ -6,6 +6,7 @@ phạt tù từ bao lâu đến bao lâu?" states case a) of clause 2: its frame
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from citewise.textmatch import marked_words
@@ -14,6 +15,7 @@ _CASE_CLAUSE = re.compile(r"^\s*(?:\d+\.\s*)?Phạm tội\b", re.I)
 """A clause that sets a frame for cases of the article's offence ("2. Phạm tội trong trường hợp …, thì …")."""
 
 _ITEM = re.compile(r"(?:^|[:;.]\s+)[a-zđ]\)\s*([^;]+)")
+_FIGURE = re.compile(r"\d")
 _ALTERNATIVES = re.compile(r",\s*|\s+hoặc\s+")
 _OWN = re.compile(r"Phạm tội\s+(?:trong trường hợp\s+)?(.+?)(?:,\s*|\s+)thì\b", re.I | re.S)
 
@@ -32,13 +34,23 @@ def case_stated(question: str, text: str, known: str) -> float:
     cases = [m.group(1) for m in _ITEM.finditer(text)]
     if not cases and (own := _OWN.search(text)) is not None:
         cases = [own.group(1)]
-    said, asked = set(marked_words(known)), set(marked_words(question))
+    said, asked = _words_and_pairs(known), _words_and_pairs(question)
     best = 0.0
     for alternative in (a for c in cases for a in _ALTERNATIVES.split(c)):
-        added = set(marked_words(alternative)) - said
-        if len(added) >= OWN_WORDS:
-            best = max(best, len(added & asked) / len(added))
+        added = _words_and_pairs(alternative) - said
+        words = {w for w in added if isinstance(w, str)}
+        # two new words, or a figure set next to a new word ("Làm chết 03 người trở lên" after "c) … của 03 người trở
+        # lên" of another case: "chết 03" is new, its words are not)
+        if len(words) < OWN_WORDS and not any(isinstance(p, tuple) and _FIGURE.search(" ".join(p)) for p in added):
+            continue
+        best = max(best, len(added & asked) / len(added))
     return best
+
+
+def _words_and_pairs(text: str) -> set[str | tuple[str, str]]:
+    """The words of ``text`` (with their marks) and its word pairs that hold a figure."""
+    words = marked_words(text)
+    return {*words, *(p for p in itertools.pairwise(words) if _FIGURE.search(" ".join(p)))}
 
 
 def is_case_clause(text: str) -> bool:
