@@ -28,8 +28,8 @@ OWN_WORDS = 2
 def case_stated(question: str, text: str, known: str) -> float:
     """How fully ``question`` states one case that ``text`` (a clause, with its list of cases when it has one) sets
     its frame for: the best share, over the alternatives of its cases ("Là chỉ huy hoặc sĩ quan": "sĩ quan"), of the
-    words (figures included) an alternative adds to ``known`` (the clause the answer would otherwise come from, with its
-    headings) that the question holds. "Phạm tội 02 lần trở lên" adds "02 lần trở lên", which "Người phạm tội lạm
+    words (figures included) and figure pairs ("chết 03") an alternative adds to ``known`` (the clause the answer would
+    otherwise come from, with its headings) that the question holds. "Phạm tội 02 lần trở lên" adds "02 lần trở lên", which "Người phạm tội lạm
     quyền …" does not say."""
     cases = [m.group(1) for m in _ITEM.finditer(text)]
     if not cases and (own := _OWN.search(text)) is not None:
@@ -38,10 +38,9 @@ def case_stated(question: str, text: str, known: str) -> float:
     best = 0.0
     for alternative in (a for c in cases for a in _ALTERNATIVES.split(c)):
         added = _words_and_pairs(alternative) - said
-        words = {w for w in added if isinstance(w, str)}
         # two new words, or a figure set next to a new word ("Làm chết 03 người trở lên" after "c) … của 03 người trở
         # lên" of another case: "chết 03" is new, its words are not)
-        if len(words) < OWN_WORDS and not any(isinstance(p, tuple) and _FIGURE.search(" ".join(p)) for p in added):
+        if sum(isinstance(w, str) for w in added) < OWN_WORDS and not any(isinstance(p, tuple) for p in added):
             continue
         best = max(best, len(added & asked) / len(added))
     return best
