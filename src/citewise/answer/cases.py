@@ -58,9 +58,9 @@ def is_case_clause(text: str) -> bool:
 
 
 def case_clause(question: str, best: str, clauses: list[str]) -> int | None:
-    """The index in ``clauses`` (the other clauses of ``best``'s article; ``best`` with its headings) of the clause
-    opening "Phạm tội" whose case ``question`` states (``STATED``); the most fully stated first, then the later
-    (heavier) clause; ``None`` when none is."""
-    scored = [(case_stated(question, c, best), i) for i, c in enumerate(clauses) if is_case_clause(c)]
+    """The index in ``clauses`` (the other clauses of ``best``'s article that open "Phạm tội", ``is_case_clause``;
+    ``best`` with its headings) of the clause whose case ``question`` states (``STATED``); the most fully stated
+    first, then the later (heavier) clause; ``None`` when none is."""
+    scored = [(case_stated(question, c, best), i) for i, c in enumerate(clauses)]
     score, at = max(scored, default=(0.0, -1))
     return at if score >= STATED else None

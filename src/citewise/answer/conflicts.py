@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from citewise.answer.cases import is_case_clause
-from citewise.chunk.header import SEP
+from citewise.chunk.header import header_parts
 from citewise.chunk.sentences import PROVISION_WORD
 from citewise.textmatch import asked_keys, query_terms, short_keys, text_terms, word_jaccard
 from citewise.types import Chunk
@@ -74,7 +74,8 @@ def same_statement(question: str, lang: str, a: Stated, b: Stated) -> bool:
         return False
     if is_case_clause(a.text) or is_case_clause(b.text):
         return False  # a frame an article sets for a case of its own offence ("2. Phạm tội có tổ chức, thì …")
-    (head_a, head_b), (title_a, title_b) = _own_headings(a.chunk.header, b.chunk.header)
+    title_a, title_b = _own_headings(a.chunk.header, b.chunk.header)
+    head_a, head_b = short_keys(title_a), short_keys(title_b)
     if _narrower(question, head_a, head_b) or _narrower(question, head_b, head_a):
         return False
     if _named_elsewhere(question, title_a, f"{title_b} {b.text}") or _named_elsewhere(
@@ -111,20 +112,15 @@ def _set_apart(question: str, s: Stated) -> bool:
     return set_apart(question, s.text, max(0, s.text.find(s.value)))
 
 
-def _own_headings(header_a: str, header_b: str) -> tuple[tuple[set[str], set[str]], tuple[str, str]]:
+def _own_headings(header_a: str, header_b: str) -> tuple[str, str]:
     """The headings each sentence sits under and the other does not (the path below their common part), without
-    provision labels ("Điều 321."), as words (``short_keys``) and as text: "Tội đánh bạc" / "Tội tổ chức đánh bạc
-    hoặc gá bạc"."""
-    pa, pb = _path(header_a), _path(header_b)
+    provision labels ("Điều 321."): "Tội đánh bạc" / "Tội tổ chức đánh bạc hoặc gá bạc"."""
+    pa, pb = header_parts(header_a), header_parts(header_b)
     common = 0
     while common < min(len(pa), len(pb)) and pa[common] == pb[common]:
         common += 1
     ta, tb = (_LABEL.sub(" ", " ".join(p[common:])) for p in (pa, pb))
-    return (short_keys(ta), short_keys(tb)), (ta, tb)
-
-
-def _path(header: str) -> list[str]:
-    return [p.strip() for p in header.strip().strip("[]").split(SEP.strip()) if p.strip()]
+    return ta, tb
 
 
 def _narrower(question: str, head: set[str], other: set[str]) -> bool:

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, replace
 
 from citewise.answer.base import Generator, SentenceSink
-from citewise.answer.cases import case_clause
+from citewise.answer.cases import case_clause, is_case_clause
 from citewise.answer.conflicts import Stated, same_statement, set_apart
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.options import CHOSEN, CHOSEN_ALL, LEFT_OUT, chosen_option, option_stating
@@ -925,7 +925,11 @@ class ExtractiveGenerator(Generator):
         sets for the case the question states (``cases.case_clause``: "Người trồng cây cần sa có tổ chức thì bị phạt
         tù từ bao lâu đến bao lâu?" is answered by clause 2's "từ 03 năm đến 07 năm", not clause 1's frame)."""
         best = found[2]
-        clauses = [c for c in everything if c.fragment is best.fragment and not (_within(c, best) or _within(best, c))]
+        clauses = [
+            c
+            for c in everything
+            if c.fragment is best.fragment and is_case_clause(c.text) and not (_within(c, best) or _within(best, c))
+        ]
         known = f"{best.fragment.evidence.chunk.header} {_with_list(best)}"
         at = case_clause(question, known, [_with_list(c) for c in clauses])
         other = None if at is None else self._value(question, clauses[at], kinds)

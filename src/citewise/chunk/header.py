@@ -42,3 +42,9 @@ def context_header(doc: Document, node: Node | None, sub: str = "") -> str:
     if sub:
         parts.append(sub)
     return "[" + SEP.join(p for p in parts if p) + "]"
+
+
+def header_parts(header: str) -> list[str]:
+    """The parts of a context header (``context_header``), from the document's name down: "[Luật … › Chương II ›
+    Điều 17. Nội dung …]" -> ["Luật …", "Chương II", "Điều 17. Nội dung …"]."""
+    return [p.strip() for p in header.strip().strip("[]").split(SEP.strip()) if p.strip()]
