@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from citewise.answer.cases import is_case_clause
+from citewise.answer.openings import case_not_put
 from citewise.chunk.header import header_parts
 from citewise.chunk.sentences import PROVISION_WORD
 from citewise.textmatch import asked_keys, query_terms, short_keys, text_terms, word_jaccard
@@ -22,14 +23,6 @@ _EXCEPTION = re.compile(
 """A rule and the special case it sets against another ("Notwithstanding paragraph 2, in the event of the death of
 a person, ... not later than 10 days"; "... hoàn lại 100% phí bảo hiểm nếu ... bị từ chối cấp thị thực" and "Các
 trường hợp hủy hợp đồng khác ... được hoàn lại 80%") are no conflict of figures."""
-
-_CASE = re.compile(
-    r"\s*(?:\(?[a-zđ0-9]{1,3}[.)]\s+)?(?:(?:if|where|in (?:the )?case(?: of)?)\s+(?P<en>[^,;:.]{3,60}),"
-    r"|(?:tr[ưu][ờo]ng h[ợo]p|n[ếe]u)\s+(?P<vi>[^,;:.]{2,60}?)\s+th[ìi]\b)",
-    re.I,
-)
-"""A case a clause opens with, which its figures are set for: "If the trip is cancelled by the carrier, …",
-"…; trường hợp theo tuần thì …"."""
 
 RIVAL_WORDS = 3
 """Topic words two differently worded sentences must share to be read as stating the same thing."""
@@ -96,20 +89,8 @@ def same_statement(question: str, lang: str, a: Stated, b: Stated) -> bool:
     return len(in_a & in_b) >= max(RIVAL_WORDS, 2 * len(in_a) / 3)
 
 
-def set_apart(question: str, text: str, at: int) -> bool:
-    """Whether the figure at ``at`` of ``text`` is set for a case the question does not put: a case ("trường hợp
-    theo tuần thì", "if the trip is cancelled by the carrier,") opens the clause it stands in, after the last ";"
-    before it. "Thời gian làm việc bình thường trong một ngày là bao nhiêu giờ?" is not answered by "…; trường hợp
-    theo tuần thì thời giờ làm việc bình thường không quá 10 giờ trong 01 ngày". A case sharing a word with what the
-    question asks about is put by it ("If you cancel before the trip starts, …" asked "… if I cancel?")."""
-    asked = short_keys(question)
-    start = text.rfind(";", 0, at) + 1
-    m = _CASE.match(text, start, at)
-    return m is not None and not short_keys(m.group("en") or m.group("vi")) & asked
-
-
 def _set_apart(question: str, s: Stated) -> bool:
-    return set_apart(question, s.text, max(0, s.text.find(s.value)))
+    return case_not_put(question, s.text, max(0, s.text.find(s.value)))
 
 
 def _own_headings(header_a: str, header_b: str) -> tuple[str, str]:

@@ -18,8 +18,9 @@ from dataclasses import dataclass, replace
 
 from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.cases import case_clause, is_case_clause
-from citewise.answer.conflicts import Stated, same_statement, set_apart
+from citewise.answer.conflicts import Stated, same_statement
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
+from citewise.answer.openings import case_not_put, wordings
 from citewise.answer.options import CHOSEN, CHOSEN_ALL, LEFT_OUT, chosen_option, option_stating
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
@@ -285,23 +286,15 @@ def _clause(text: str, span: tuple[int, int]) -> str:
 
 def _on_topic(question: str, sentence: str) -> bool:
     """Whether a sentence says more than half of what the question asks about (its topic words), in the question's
-    words or in the provisions' (``_wordings``): a figure from a sentence about something else is no answer ("85 %"
-    of a rebuilding clause for the pay-out of a cancelled trip)."""
+    words or in the provisions' (``openings.wordings``): a figure from a sentence about something else is no answer
+    ("85 %" of a rebuilding clause for the pay-out of a cancelled trip)."""
     keys = _keys(sentence)
-    return any(not topic or 2 * len(topic & keys) > len(topic) for topic in map(_topic, _wordings(question)))
-
-
-@functools.lru_cache(maxsize=256)
-def _wordings(question: str) -> tuple[str, ...]:
-    """The question as written and, when its everyday words have a legal wording, in that wording ("food in my
-    freezer if there is a power cut" -> "… if there is a change in temperature", as a policy says it)."""
-    legal = reworded(question, detect_language(question))
-    return (question,) if legal == " ".join(question.lower().split()) else (question, legal)
+    return any(not topic or 2 * len(topic & keys) > len(topic) for topic in map(_topic, wordings(question)))
 
 
 def _left_out(question: str, text: str) -> int:
     """How many of the question's topic words ``text`` never says, in the wording that finds most of them."""
-    return min(topic_left_out(q, text) for q in _wordings(question))
+    return min(topic_left_out(q, text) for q in wordings(question))
 
 
 _NEXT_WORD = re.compile(r"\s+([^\W\d_]+)")
@@ -328,13 +321,6 @@ _BORROWED = re.compile(
 """What follows a figure taken from another provision, read from its end: "... required by paragraph (a)", "...
 under Article 33", "... quy định tại khoản 1 Điều này". Not after a comma: "within 30 days, as required by Section 4"
 states the duty with its figure and says where it is set."""
-_CASE = re.compile(
-    r"^\s*(?:\(?[a-zđ0-9]{1,3}[.)]\s+)?(?:đối với|trường hợp|nếu|if|where|in the case of|in case of|in the event of)\s"
-    r"(?P<case>[^,;]{1,200}),",
-    re.I,
-)
-"""A sentence opening with the case it is about, up to its first comma: "3. Đối với tổn thất ước tính từ 100.000.000
-đồng trở lên, …", "If the home is unoccupied for more than 60 days, …"."""
 
 
 def _of_the_case(question: str, found: tuple[str, str, _Candidate, int]) -> bool:
@@ -363,19 +349,6 @@ def _stated_figures(question: str) -> dict[str, set[str]]:
     if question_type(question) == "yes_no" or statement_of(question) != question:
         return {}
     return figure_units(stem(question))  # a multiple-choice question's options are what it asks about
-
-
-def _case_not_asked(question: str, text: str) -> bool:
-    """Whether ``text`` states a rule for a case the question says nothing of: its figure is that case's, not the
-    answer. "Bao lâu thì công ty trả tiền bồi thường?" was answered "Thời hạn là 07 ngày làm việc." from "3. Đối với
-    tổn thất ước tính từ 100.000.000 đồng trở lên, … Công ty tạm ứng 50% … trong thời hạn 07 ngày làm việc" (an
-    advance on large losses); the settlement period is clause 1's. A question naming the case ("Nhà bị ngập lụt thì
-    … tự chịu bao nhiêu?" of "Đối với tổn thất do lũ lụt, …") is answered from it."""
-    m = _CASE.match(text)
-    if m is None:
-        return False
-    case = _keys(m.group("case"))
-    return not any(_topic(q) & case for q in _wordings(question))
 
 
 _CHANGE = re.compile(
@@ -946,7 +919,7 @@ class ExtractiveGenerator(Generator):
             return None
         if SEP in cand.text:  # a table's row: its value is stated by its row and column (``table_answer``)
             return None
-        if _case_not_asked(question, cand.text):
+        if case_not_put(question, cand.text):
             return None
         for kind in kinds:
             found = [
@@ -956,7 +929,7 @@ class ExtractiveGenerator(Generator):
                 and not _given(question, cand.text[sp[0] : sp[1]])
                 and not other_rate(question, cand.text, sp)
                 and not _a_change(question, cand.text, sp)
-                and not set_apart(question, cand.text, sp[0])
+                and not case_not_put(question, cand.text, sp[0])
             ]
             if kind == "party" and not found:  # "Who proved …?" of "… Robert Boyle proved …"
                 found = agent_spans(question, cand.text)

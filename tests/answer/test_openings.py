@@ -1,0 +1,39 @@
+"""One reading of a clause that opens with its case, for the direct answer and for conflicts of figures."""
+
+from citewise.answer.openings import case_not_put, case_put
+
+ADVANCE = (
+    "3. Đối với tổn thất ước tính từ 100.000.000 đồng trở lên, theo đề nghị của Người được bảo hiểm, Công ty tạm "
+    "ứng 50% số tiền bồi thường ước tính trong thời hạn 07 ngày làm việc."
+)
+HOURS = (
+    "Thời giờ làm việc bình thường không quá 08 giờ trong 01 ngày và không quá 48 giờ trong 01 tuần; trường hợp "
+    "theo tuần thì thời giờ làm việc bình thường không quá 10 giờ trong 01 ngày."
+)
+CARRIER = "If the trip is cancelled by the carrier, we refund 100% of the fare."
+
+
+def test_a_sentence_opening_with_a_case_the_question_does_not_put():
+    assert case_not_put("Bao lâu thì công ty trả tiền bồi thường?", ADVANCE)
+    assert not case_not_put("Tổn thất từ 100.000.000 đồng trở lên thì bao lâu được tạm ứng?", ADVANCE)
+
+
+def test_the_clause_after_a_semicolon_is_read_at_the_figure():
+    question = "Thời gian làm việc bình thường trong một ngày là bao nhiêu giờ?"
+    assert case_not_put(question, HOURS, HOURS.index("10 giờ"))
+    assert not case_not_put(question, HOURS, HOURS.index("08 giờ"))
+    assert not case_not_put(
+        "Nếu quy định theo tuần thì một ngày làm việc tối đa bao nhiêu giờ?", HOURS, HOURS.index("10")
+    )
+
+
+def test_a_case_ends_at_its_comma_or_at_thi_before_the_figure():
+    # "thì" closes a Vietnamese case without a comma; a case still open at the figure is no case of it
+    assert case_not_put("Mức phạt là bao nhiêu?", "Trường hợp tái phạm thì phạt 10 triệu đồng.")
+    assert not case_not_put("Mức phạt là bao nhiêu?", "Nếu tái phạm 10 lần, phạt thêm.", 16)
+
+
+def test_english_cases_and_the_question_in_the_policy_wording():
+    assert case_not_put("How much of the fare do I get back if I change my mind?", CARRIER)
+    assert case_put("What do you refund if the carrier cancels the trip?", "the trip is cancelled by the carrier")
+    assert not case_not_put("The plain rule, with no case.", "We refund 50% of the fare within 14 days.")
