@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.cases import case_clause, is_case_clause
 from citewise.answer.conflicts import Stated, same_statement
+from citewise.answer.event import of_the_event
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.openings import case_not_put, wordings
 from citewise.answer.options import CHOSEN, CHOSEN_ALL, LEFT_OUT, chosen_option, option_stating
@@ -866,6 +867,10 @@ class ExtractiveGenerator(Generator):
         if not found:
             return []
         if not yes_no:
+            # a figure measuring the event the question counts from ("Nộp đủ giấy tờ rồi thì bao lâu …": the time
+            # allowed to hand the papers in) after those measuring what it asks (the time to be paid)
+            event = of_the_event(question, [(c.text, at - c.start) for _, _, c, at in found])
+            found = [v for v, _ in sorted(zip(found, event, strict=True), key=lambda x: x[1])]
             found[0] = self._of_its_case(question, found[0], everything or [], kinds)
         kind, value, best, start = found[0]
         rivals = [v for v in (self._value(question, c, kinds) for c in (pool or []) if c is not best) if v is not None]
