@@ -21,7 +21,7 @@ from citewise.answer.cases import case_clause, is_case_clause
 from citewise.answer.conflicts import Stated, same_statement
 from citewise.answer.event import of_the_event
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
-from citewise.answer.openings import case_not_put, wordings
+from citewise.answer.openings import case_not_put
 from citewise.answer.options import CHOSEN, CHOSEN_ALL, LEFT_OUT, chosen_option, option_stating
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
@@ -36,7 +36,7 @@ from citewise.lang import detect_language, fold, nfc
 from citewise.rates import other_rate
 from citewise.retrieve.choices import stem
 from citewise.retrieve.definitions import asked_term, defines
-from citewise.retrieve.wording import reworded, statement_of
+from citewise.retrieve.wording import reworded, statement_of, wordings
 from citewise.textmatch import (
     COVER,
     Terms,
@@ -287,7 +287,7 @@ def _clause(text: str, span: tuple[int, int]) -> str:
 
 def _on_topic(question: str, sentence: str) -> bool:
     """Whether a sentence says more than half of what the question asks about (its topic words), in the question's
-    words or in the provisions' (``openings.wordings``): a figure from a sentence about something else is no answer
+    words or in the provisions' (``wording.wordings``): a figure from a sentence about something else is no answer
     ("85 %" of a rebuilding clause for the pay-out of a cancelled trip)."""
     keys = _keys(sentence)
     return any(not topic or 2 * len(topic & keys) > len(topic) for topic in map(_topic, wordings(question)))

@@ -5,11 +5,9 @@ that case's: the answer to a question that puts the case, neither the answer nor
 
 from __future__ import annotations
 
-import functools
 import re
 
-from citewise.lang import detect_language
-from citewise.retrieve.wording import reworded
+from citewise.retrieve.wording import wordings
 from citewise.textmatch import short_keys
 
 _OPENING = re.compile(
@@ -25,14 +23,6 @@ def opening_case(text: str, start: int = 0, end: int | None = None) -> str | Non
     """The case the clause of ``text`` beginning at ``start`` opens with, when it ends before ``end``."""
     m = _OPENING.match(text, start, len(text) if end is None else end)
     return None if m is None else m.group("case")
-
-
-@functools.lru_cache(maxsize=256)
-def wordings(question: str) -> tuple[str, ...]:
-    """The question as written and, when its everyday words have a legal wording, in that wording ("food in my
-    freezer if there is a power cut" -> "… if there is a change in temperature", as a policy says it)."""
-    legal = reworded(question, detect_language(question))
-    return (question,) if legal == " ".join(question.lower().split()) else (question, legal)
 
 
 def case_put(question: str, case: str) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citewise.retrieve.records import Evidence, Strength
+from citewise.retrieve.wording import wordings
 from citewise.textmatch import case_coverage, without_cover
 
 TOP = 3
@@ -19,15 +20,17 @@ def read(evidence: Sequence[Evidence]) -> list[Evidence]:
 
 
 def measure(question: str, evidence: Sequence[Evidence], searched: bool = True) -> Strength:
-    """Best cosine and best question coverage of the top ``TOP`` found items, and whether any found
-    item is of a provision the question names (pinned or not)."""
+    """Best cosine and best question coverage (in either of its wordings) of the top ``TOP`` found items, and whether
+    any found item is of a provision the question names (pinned or not)."""
     found = [e for e in evidence if not e.supporting]
     if not searched or not found:
         return Strength(None, 0.0, False, False)
     top = read(found)
     dense = [e.dense for e in top if e.dense is not None]
-    asked = without_cover(question)  # "Is a storm with 60 km/h winds covered?" is asked of a clause on storms
-    cov = max(case_coverage(asked, f"{e.chunk.header} {e.text}") for e in top)
+    # "Is a storm with 60 km/h winds covered?" is asked of a clause on storms; in the question's words or in the
+    # provisions' ("kẻ trộm không phá cửa" is "không có dấu hiệu đột nhập" in a policy)
+    asked = [without_cover(w) for w in wordings(question)]
+    cov = max(case_coverage(a, f"{e.chunk.header} {e.text}") for e in top for a in asked)
     return Strength(max(dense) if dense else None, cov, any(e.pinned or e.named for e in found), True)
 
 

@@ -193,6 +193,7 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("vi", ("ứng trước", "ứng tiền trước", "cho ứng"), "tạm ứng"),
     Synonym("vi", ("mối ăn", "mối xông", "bị mối"), "mối mọt"),
     Synonym("vi", ("phá cửa", "cạy cửa", "phá khóa", "bẻ khóa"), "đột nhập"),
+    Synonym("vi", ("kẻ trộm", "trộm vào nhà", "trộm đột nhập"), "trộm cắp"),
     Synonym("vi", ("nhà trống", "để trống", "bỏ nhà trống", "không có ai ở"), "bỏ trống"),
     Synonym("vi", ("cử người xuống", "người xuống xem", "xuống xem"), "giám định"),
     Synonym("vi", ("nộp đủ giấy tờ", "nộp giấy tờ", "đủ giấy tờ"), "hồ sơ"),

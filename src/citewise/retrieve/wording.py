@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 
-from citewise.lang import fold, nfc
+from citewise.lang import detect_language, fold, nfc
 from citewise.retrieve.synonyms import LEGAL_TERMS, SYNONYMS
 from citewise.textmatch import without_cover
 
@@ -196,6 +196,14 @@ def reworded(text: str, lang: str, broader: bool = True) -> str:
     for start, end, legal in sorted(_placed(key, lang, False, broader), reverse=True):
         key = key[:start] + legal.lower() + key[end:]
     return key
+
+
+@lru_cache(maxsize=256)
+def wordings(question: str) -> tuple[str, ...]:
+    """The question as written and, when its everyday words have a legal wording, in that wording ("food in my
+    freezer if there is a power cut" -> "… if there is a change in temperature", as a policy says it)."""
+    legal = reworded(question, detect_language(question))
+    return (question,) if legal == " ".join(question.lower().split()) else (question, legal)
 
 
 def _placed(key: str, lang: str, terms: bool, broader: bool = True) -> list[tuple[int, int, str]]:
