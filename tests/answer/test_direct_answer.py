@@ -984,3 +984,42 @@ def test_a_question_naming_its_policy_is_answered_from_it(cw) -> None:  # type: 
     assert cited == {"Harbourview Mutual Home Insurance Policy"}, answer.text
     assert "complaint" in answer.text
     assert any(e.doc_title.startswith("Bluewave") for e in answer.search.evidence)  # the search itself is reported
+
+
+def test_the_penalty_named_leads_into_its_own_figure() -> None:
+    """The words the question puts before its asking word ("… không giam giữ đến bao lâu?") lead into the figure they
+    stand before in the provision ("… không giam giữ đến 03 năm"), not the prison range after it."""
+    text = (
+        "1. Người nào dùng bói toán, đồng bóng hoặc các hình thức mê tín, dị đoan khác đã bị xử phạt vi phạm hành chính"
+        " về hành vi này hoặc đã bị kết án về tội này, chưa được xóa án tích mà còn vi phạm, thì bị phạt tiền từ"
+        " 10.000.000 đồng đến 100.000.000 đồng, phạt cải tạo không giam giữ đến 03 năm hoặc phạt tù từ 06 tháng đến 03"
+        " năm."
+    )
+    header = "[Bộ luật Hình sự › Điều 320. Tội hành nghề mê tín, dị đoan]"
+    frags = [_fragment(text, header=header, lang="vi")]
+    asked = (
+        "Người nào dùng bói toán, đồng bóng hoặc các hình thức mê tín, dị đoan khác đã bị xử phạt vi phạm hành chính về"
+        " hành vi này hoặc đã bị kết án về tội này, chưa được xóa án tích mà còn vi phạm, thì bị phạt cải tạo không"
+        " giam giữ đến bao lâu?"
+    )
+    draft = ExtractiveGenerator().generate(asked, frags, "vi")
+    assert draft.sentences[0].text == "Thời hạn là 03 năm.", [s.text for s in draft.sentences]
+    prison = ExtractiveGenerator().generate(
+        "Người nào dùng bói toán thì bị phạt tù từ bao lâu đến bao lâu?", frags, "vi"
+    )
+    assert prison.sentences[0].text == "Thời hạn là từ 06 tháng đến 03 năm.", [s.text for s in prison.sentences]
+
+
+def test_two_figures_led_into_alike_are_told_apart_by_their_clauses() -> None:
+    text = (
+        "2. Người sử dụng lao động được sử dụng người lao động làm thêm giờ khi đáp ứng đầy đủ các yêu cầu sau đây: a)"
+        " Phải được sự đồng ý của người lao động; b) Bảo đảm số giờ làm thêm của người lao động không quá 50% số giờ"
+        " làm việc bình thường trong 01 ngày; trường hợp áp dụng quy định thời giờ làm việc bình thường theo tuần thì"
+        " tổng số giờ làm việc bình thường và số giờ làm thêm không quá 12 giờ trong 01 ngày; không quá 40 giờ trong 01"
+        " tháng; c) Bảo đảm số giờ làm thêm của người lao động không quá 200 giờ trong 01 năm, trừ trường hợp quy định"
+        " tại khoản 3 Điều này."
+    )
+    frags = [_fragment(text, header="[Bộ luật Lao động › Điều 107. Làm thêm giờ]", lang="vi")]
+    asked = "Giờ làm thêm không quá bao nhiêu giờ trừ những trường hợp trong khoản 3 điều 107 bộ luật lao động."
+    draft = ExtractiveGenerator().generate(asked, frags, "vi")
+    assert draft.sentences[0].text == "Thời hạn là 200 giờ.", [s.text for s in draft.sentences]

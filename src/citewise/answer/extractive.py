@@ -209,23 +209,32 @@ def _percent(text: str, asked: bool = False) -> set[str]:
     return {"%"} if (_ASKS_PERCENT if asked else _PERCENT).search(fold(text).lower()) else set()
 
 
-def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int, int]:
+def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int, int, int]:
     """Answers in the unit or of the thing the question names first ("how many hours" -> "72 hours", "capped at 4%" ->
     "7 %", "how many men" -> "30,000 men" before "300 ships"), a range for a question asking one ("từ bao nhiêu đến bao
     nhiêu năm?"), figures before words,
-    then the one the question's own words lead into ("Escape of water USD 250" in a row of excesses), then the
-    one whose clause says most of what the question asks ("settle ... within 15 business days of receiving the
-    documents" over "return the documents within 60 days" in one list of time limits)."""
+    then the one led into by the words the question puts before its asking word (``_led``), then the one the
+    question's own words lead into ("Escape of water USD 250" in a row of excesses), then the one whose clause says most
+    of what the question asks ("settle ... within 15 business days of receiving the documents" over "return the
+    documents within 60 days" in one list of time limits)."""
     value = text[span[0] : span[1]]
     asked = _asked_units(question) | _percent(question, asked=True)
     units = {u.lower().rstrip("s") for u in _UNIT.findall(value)} | _percent(value)
     topic = _topic(question)
     near = len(topic & _keys(_left(text, span[0], NEAR_REACH)))
+    led = _led(question, text, span[0])
     clause = len(topic & _keys(_clause(text, span)))
     # "how many men": the count of the thing asked for ("30,000 men", not the "300" ships after it)
     named = asked & units or (question_type(question) == "number" and _counted(question, text, span[1]) > span[1])
     ranged = _ASKS_RANGE.search(fold(question).lower()) is not None and _RANGE_VALUE.search(fold(value).lower())
-    return (0 if named else 1, 0 if ranged else 1, 0 if any(ch.isdigit() for ch in value) else 1, -near, -clause)
+    return (
+        0 if named else 1,
+        0 if ranged else 1,
+        0 if any(ch.isdigit() for ch in value) else 1,
+        0 if led else 1,
+        -near,
+        -clause,
+    )
 
 
 _FIGURE_UNIT = re.compile(rf"\d\s*(?:{_UNIT.pattern})", re.I)
@@ -275,6 +284,26 @@ def _left(text: str, at: int, reach: int) -> str:
     left = text[max(0, at - reach) : at]
     cuts = list(_CLAUSE_END.finditer(left))
     return left[cuts[-1].end() :] if cuts else left
+
+
+_ASKING_WORD = re.compile(r"\b(?:bao lau|bao nhieu|bao gio|khi nao|ngay nao|how (?:long|many|much|soon))\b")
+LED_WORDS = 2
+"""Words before a question's asking word compared with those before a figure."""
+
+
+def _led(question: str, text: str, at: int) -> bool:
+    """Whether the two words just before the question's asking word are the two just before the figure at ``at``
+    (folded): "… thì bị phạt cải tạo không giam giữ đến bao lâu?" is led into "… phạt cải tạo không giam giữ đến 03 năm
+    hoặc phạt tù từ 06 tháng đến 03 năm" before "03 năm", not before the prison range. Two figures led into alike are
+    told apart by the words around them: "Giờ làm thêm không quá bao nhiêu giờ trừ những trường hợp …" leads into the
+    "không quá 12 giờ trong 01 ngày" of a case and the "không quá 200 giờ trong 01 năm, trừ trường hợp …" asked."""
+    q = fold(nfc(question)).lower()
+    m = _ASKING_WORD.search(q)
+    if m is None:
+        return False
+    asked = _WORD.findall(q[: m.start()])[-LED_WORDS:]
+    lead = _WORD.findall(fold(text[max(0, at - 20 * LED_WORDS) : at]).lower())
+    return len(asked) >= LED_WORDS and asked == lead[-LED_WORDS:]
 
 
 def _clause(text: str, span: tuple[int, int]) -> str:
