@@ -34,6 +34,11 @@ after consent is withdrawn; "... thông báo cho Hiệp hội trong thời hạn
 ảnh hưởng trong thời hạn 07 ngày làm việc", asked how soon the Association is told (Vietnamese keys are syllables:
 "Hiệp hội" is two). A sentence's words are read with the headings it sits under and the other does not: "Người phạm
 tội còn có thể bị phạt tiền …" says which offence only in its article's heading."""
+NARROWER_WORDS = 2
+"""Words a heading adds to another, unasked, that make it a narrower provision (``_narrower``)."""
+NAMED_PAIRS = 2
+"""Word pairs of a heading the question must name, and the other sentence leave out, for the two to be two
+provisions (``_named_elsewhere``)."""
 
 _LABEL = re.compile(rf"\b{PROVISION_WORD}\b", re.I)
 
@@ -110,7 +115,7 @@ def _narrower(question: str, head: set[str], other: set[str]) -> bool:
     ("Tội đánh bạc" asked, "Tội tổ chức đánh bạc hoặc gá bạc" not)."""
     asked = short_keys(question)
     extra = other - head
-    return bool(head) and head <= other and head <= asked and len(extra - asked) >= OWN_WORDS
+    return bool(head) and head <= other and head <= asked and len(extra - asked) >= NARROWER_WORDS
 
 
 def _named_elsewhere(question: str, heading: str, other: str) -> bool:
@@ -119,4 +124,4 @@ def _named_elsewhere(question: str, heading: str, other: str) -> bool:
     công vụ", of which "… cản trở công dân thực hiện quyền tự do ngôn luận …" says nothing. Pairs, because single
     Vietnamese syllables ("công", "hành") are found in any provision."""
     named = query_terms(heading, marks=True)[1] & text_terms(question, marks=True)[1]
-    return len(named) >= OWN_WORDS and len(named - text_terms(other, marks=True)[1]) >= OWN_WORDS
+    return len(named) >= NAMED_PAIRS and len(named - text_terms(other, marks=True)[1]) >= NAMED_PAIRS
