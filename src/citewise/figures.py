@@ -72,6 +72,16 @@ stands for, so "2 months" and "two months" meet and "within two months" is a fig
 _SPELLED_ANY_CASE = re.compile(_SPELLED.pattern, re.I)
 
 
+_SPELLED_WORD = re.compile(
+    r"(?<!\w)(?:" + "|".join(sorted((*_EN_WORDS, *_VI_WORDS), key=len, reverse=True)) + r")(?!\w)", re.I
+)
+
+
+def spelled_numbers(text: str) -> list[tuple[int, int]]:
+    """The spans of the numbers ``text`` writes in words ("một hình phạt chính", "two members"), whatever follows."""
+    return [m.span() for m in _SPELLED_WORD.finditer(text)]
+
+
 def _value(word: str) -> int:
     return _EN_WORDS.get(word) or _VI_WORDS[word]
 

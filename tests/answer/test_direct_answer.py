@@ -1023,3 +1023,25 @@ def test_two_figures_led_into_alike_are_told_apart_by_their_clauses() -> None:
     asked = "Giờ làm thêm không quá bao nhiêu giờ trừ những trường hợp trong khoản 3 điều 107 bộ luật lao động."
     draft = ExtractiveGenerator().generate(asked, frags, "vi")
     assert draft.sentences[0].text == "Thời hạn là 200 giờ.", [s.text for s in draft.sentences]
+
+
+def test_a_count_counts_what_the_question_counts() -> None:
+    """ "mấy hình phạt chính?" is answered by the count of penalties, spelled as the code spells it, never by a list
+    item's number ("1. Cảnh cáo.") or the age of "Người dưới 18 tuổi"."""
+    minors = (
+        "Người dưới 18 tuổi phạm tội chỉ bị áp dụng một trong các hình phạt sau đây đối với mỗi tội phạm: 1. Cảnh cáo."
+        " 2. Phạt tiền. 3. Cải tạo không giam giữ. 4. Tù có thời hạn."
+    )
+    one = (
+        "3. Đối với mỗi tội phạm, người phạm tội chỉ bị áp dụng một hình phạt chính và có thể bị áp dụng một hoặc một số"
+        " hình phạt bổ sung."
+    )
+    asked = "Đối với mỗi tội phạm, người phạm tội chỉ bị áp dụng mấy hình phạt chính?"
+    only_minors = ExtractiveGenerator().generate(asked, [_fragment(minors, lang="vi")], "vi")
+    assert not only_minors.sentences[0].text.startswith("Con số là"), [s.text for s in only_minors.sentences]
+    frags = [_fragment(minors, "F1", "d1", lang="vi"), _fragment(one, "F2", "d2", lang="vi")]
+    draft = ExtractiveGenerator().generate(asked, frags, "vi")
+    assert draft.sentences[0].text == "Con số là một hình phạt chính.", [s.text for s in draft.sentences]
+    cite = draft.sentences[0]
+    assert cite.markers == ["doc:d2#chunk:0"] and cite.quote_span is not None
+    assert one[cite.quote_span[0] : cite.quote_span[1]] == "một hình phạt chính"
