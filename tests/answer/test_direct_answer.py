@@ -1045,3 +1045,16 @@ def test_a_count_counts_what_the_question_counts() -> None:
     cite = draft.sentences[0]
     assert cite.markers == ["doc:d2#chunk:0"] and cite.quote_span is not None
     assert one[cite.quote_span[0] : cite.quote_span[1]] == "một hình phạt chính"
+
+
+def test_a_number_question_is_not_answered_by_a_figure_of_another_thing() -> None:
+    text = (
+        "The VC Manager's Senior Executive Officer must have at least ten years of relevant experience, and two Approved"
+        " Persons must be resident in the U.A.E."
+    )
+    frags = [_fragment(text)]
+    asked = "How many of the VC Fund's investors must be resident in the U.A.E.?"
+    draft = ExtractiveGenerator().generate(asked, frags, "en")
+    assert not draft.sentences[0].text.startswith(("The period is", "The figure is")), draft.sentences[0].text
+    persons = ExtractiveGenerator().generate("How many Approved Persons must be resident in the U.A.E.?", frags, "en")
+    assert persons.sentences[0].text == "The figure is two Approved Persons.", persons.sentences[0].text

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.cases import case_clause, is_case_clause
 from citewise.answer.conflicts import Stated, same_statement
+from citewise.answer.counts import counted, counted_as_asked, counts_the_asked, item_number
 from citewise.answer.event import of_the_event
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.openings import case_not_put
@@ -128,19 +129,9 @@ def _answer_like(kind: str, text: str, span: tuple[int, int]) -> bool:
     """A span that can be the answer: not a provision's number ("Rule 2"), not a figure borrowed from another
     provision ("the 30 days required by paragraph (a)": that sentence says what follows when the limit is missed,
     paragraph (a) states it), and an amount with its figure (the "đồng" of "hợp đồng" is no sum of money)."""
-    if _LABEL.search(text[: span[0]]) or _BORROWED.match(text, span[1]) or _item_number(text, span):
+    if _LABEL.search(text[: span[0]]) or _BORROWED.match(text, span[1]) or item_number(text, span):
         return False
     return kind != "amount" or any(ch.isdigit() for ch in text[span[0] : span[1]])
-
-
-_ITEM_BEFORE = re.compile(r"(?:^|[:.;])\s*$")
-_ITEM_AFTER = re.compile(r"\.\s+[^\W\d_]")
-
-
-def _item_number(text: str, span: tuple[int, int]) -> bool:
-    """Whether the span is the number of a list item ("… đối với mỗi tội phạm: 1. Cảnh cáo. 2. Phạt tiền."): a label,
-    never the count asked for ("mấy hình phạt chính?" is not answered "1")."""
-    return _ITEM_BEFORE.search(text, 0, span[0]) is not None and _ITEM_AFTER.match(text, span[1]) is not None
 
 
 def _kinds(question: str, asked: dict[str, list[str]] = KINDS_ASKED) -> list[str]:
@@ -235,7 +226,7 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
     led = _led(question, text, span[0])
     clause = len(topic & _keys(_clause(text, span)))
     # "how many men": the count of the thing asked for ("30,000 men", not the "300" ships after it)
-    named = asked & units or (question_type(question) == "number" and _counted(question, text, span[1]) > span[1])
+    named = asked & units or (question_type(question) == "number" and counted(question, text, span[1]) > span[1])
     ranged = _ASKS_RANGE.search(fold(question).lower()) is not None and _RANGE_VALUE.search(fold(value).lower())
     return (
         0 if named else 1,
@@ -335,45 +326,6 @@ def _on_topic(question: str, sentence: str) -> bool:
 def _left_out(question: str, text: str) -> int:
     """How many of the question's topic words ``text`` never says, in the wording that finds most of them."""
     return min(topic_left_out(q, text) for q in wordings(question))
-
-
-_NEXT_WORD = re.compile(r"\s+([^\W\d_]+)")
-
-
-_COUNTING = re.compile(r"\b(?:mấy|bao nhiêu|how many|number of)\s+([^\W\d_]+)", re.I)
-
-
-def _counts_the_asked(question: str, text: str, end: int) -> bool:
-    """Whether the number ending at ``end`` counts what the question counts, when it names it ("mấy hình phạt chính?"):
-    the word after the number is that thing's. "Người dưới 18 tuổi …" counts years of age, not penalties."""
-    m = _COUNTING.search(question)
-    if m is None or not _keys(m.group(1)):
-        return True
-    after = _NEXT_WORD.match(text, end)
-    return after is not None and bool(_keys(after.group(1)) & _keys(m.group(1)))
-
-
-def _counted(question: str, text: str, end: int) -> int:
-    """Where a count ends once it takes the noun the question counts ("how many guests" -> "3 guests",
-    "bao nhiêu khách" -> "3 khách"): the word after the number when the question names it."""
-    m = _NEXT_WORD.match(text, end)
-    if m and _keys(m.group(1)) & _keys(question):
-        return m.end()
-    return end
-
-
-def _counted_as_asked(question: str, text: str, end: int) -> int:
-    """Where a count written in words ends once it takes the words the question counts with, as many of them in a row
-    as ``text`` repeats ("mấy hình phạt chính?" -> "một hình phạt chính"): a number word alone says nothing."""
-    m = _COUNTING.search(question)
-    if m is None:
-        return end
-    for word in _WORD.findall(question[m.start(1) :]):
-        after = _NEXT_WORD.match(text, end)
-        if after is None or after.group(1).lower() != word.lower():
-            break
-        end = after.end()
-    return end
 
 
 _LABEL = re.compile(rf"\b{PROVISION_WORD}\.?\s*$", re.I)
@@ -1001,12 +953,12 @@ class ExtractiveGenerator(Generator):
                 and not other_rate(question, cand.text, sp)
                 and not _a_change(question, cand.text, sp)
                 and not case_not_put(question, cand.text, sp[0])
-                and (kind != "number" or _counts_the_asked(question, cand.text, sp[1]))
+                and counts_the_asked(question, cand.text, sp)
             ]
             if kind == "party" and not found:  # "Who proved …?" of "… Robert Boyle proved …"
                 found = agent_spans(question, cand.text)
             if kind == "number" and not found:  # "… chỉ bị áp dụng một hình phạt chính …"
-                found = [sp for sp in spelled_numbers(cand.text) if _counts_the_asked(question, cand.text, sp[1])]
+                found = [sp for sp in spelled_numbers(cand.text) if counts_the_asked(question, cand.text, sp)]
             if kind in ("party", "date"):  # a party or date the question names is not the one it asks for
                 found = [sp for sp in found if not content_words(cand.text[sp[0] : sp[1]]) <= content_words(question)]
             spans = sorted(found, key=lambda sp: _rank(question, cand.text, sp))
@@ -1014,9 +966,9 @@ class ExtractiveGenerator(Generator):
                 a, b = spans[0]
                 if kind == "number":
                     b = (
-                        _counted(question, cand.text, b)
+                        counted(question, cand.text, b)
                         if cand.text[a].isdigit()
-                        else _counted_as_asked(question, cand.text, b)
+                        else counted_as_asked(question, cand.text, b)
                     )
                 value = cand.text[a:b].strip()
                 return kind, value, cand, cand.start + cand.text.index(value, a)

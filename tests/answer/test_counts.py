@@ -1,0 +1,37 @@
+"""Which numbers of a provision count what a number question counts."""
+
+from citewise.answer.counts import counted, counted_as_asked, counts_the_asked, item_number
+
+MINORS = "Người dưới 18 tuổi phạm tội chỉ bị áp dụng một trong các hình phạt sau đây: 1. Cảnh cáo. 2. Phạt tiền."
+ONE = "Đối với mỗi tội phạm, người phạm tội chỉ bị áp dụng một hình phạt chính."
+PENALTIES = "Đối với mỗi tội phạm, người phạm tội chỉ bị áp dụng mấy hình phạt chính?"
+
+
+def _span(text: str, part: str) -> tuple[int, int]:
+    at = text.index(part)
+    return at, at + len(part)
+
+
+def test_a_list_items_number_is_a_label():
+    one = MINORS.index("1. Cảnh")
+    assert item_number(MINORS, (one, one + 1))
+    assert not item_number(MINORS, _span(MINORS, "18"))
+    assert not item_number("Phạt tiền 5. Người nào", _span("Phạt tiền 5. Người nào", "5"))
+
+
+def test_a_count_of_what_is_counted():
+    assert not counts_the_asked(PENALTIES, MINORS, _span(MINORS, "18"))
+    assert counts_the_asked(PENALTIES, ONE, _span(ONE, "một"))
+    investors = "How many of the VC Fund's investors must be resident in the U.A.E.?"
+    experience = "The SEO must have ten years of experience."
+    assert not counts_the_asked(investors, experience, _span(experience, "ten years"))
+    # a question that is no count, or names nothing it counts, leaves every figure to the ranking
+    assert counts_the_asked("Thời hạn thông báo là bao lâu?", MINORS, _span(MINORS, "18"))
+
+
+def test_where_a_count_ends():
+    assert ONE[slice(*_span(ONE, "một"))] == "một"
+    end = counted_as_asked(PENALTIES, ONE, _span(ONE, "một")[1])
+    assert ONE[_span(ONE, "một")[0] : end] == "một hình phạt chính"
+    guests = "Up to 3 guests may stay."
+    assert guests[6 : counted("How many guests can stay?", guests, 7)] == "3 guests"
