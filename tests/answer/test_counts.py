@@ -1,6 +1,6 @@
 """Which numbers of a provision count what a number question counts."""
 
-from citewise.answer.counts import counted, counted_as_asked, counts_the_asked, item_number
+from citewise.answer.counts import counted, counted_as_asked, counts_the_asked, item_number, ordinal
 
 MINORS = "Người dưới 18 tuổi phạm tội chỉ bị áp dụng một trong các hình phạt sau đây: 1. Cảnh cáo. 2. Phạt tiền."
 ONE = "Đối với mỗi tội phạm, người phạm tội chỉ bị áp dụng một hình phạt chính."
@@ -35,3 +35,12 @@ def test_where_a_count_ends():
     assert ONE[_span(ONE, "một")[0] : end] == "một hình phạt chính"
     guests = "Up to 3 guests may stay."
     assert guests[6 : counted("How many guests can stay?", guests, 7)] == "3 guests"
+
+
+def test_an_ordinal_is_read_with_its_word():
+    text = "a) Mang thai từ tháng thứ 07; b) Đang nuôi con dưới 12 tháng tuổi."
+    asked = "Lao động nữ mang thai từ tháng thứ mấy thì không làm ban đêm?"
+    assert counts_the_asked(asked, text, _span(text, "07"))
+    assert not counts_the_asked(asked, text, _span(text, "12 tháng"))
+    assert text[ordinal(asked, text, text.index("07")) : text.index("07") + 2] == "tháng thứ 07"
+    assert ordinal("Mang thai mấy tháng?", text, text.index("07")) is None

@@ -1058,3 +1058,24 @@ def test_a_number_question_is_not_answered_by_a_figure_of_another_thing() -> Non
     assert not draft.sentences[0].text.startswith(("The period is", "The figure is")), draft.sentences[0].text
     persons = ExtractiveGenerator().generate("How many Approved Persons must be resident in the U.A.E.?", frags, "en")
     assert persons.sentences[0].text == "The figure is two Approved Persons.", persons.sentences[0].text
+
+
+def test_an_ordinal_asked_and_the_case_a_figure_is_set_for() -> None:
+    """ "từ tháng thứ bao nhiêu" asks an ordinal: "tháng thứ 06", never the "12 tháng" of a child's age; of the two
+    ordinals the one set for the case the question puts ("… hoặc từ tháng thứ 06 nếu làm việc ở vùng cao, …")."""
+    text = (
+        "1. Người sử dụng lao động không được sử dụng người lao động làm việc ban đêm, làm thêm giờ và đi công tác xa"
+        " trong trường hợp sau đây: a) Mang thai từ tháng thứ 07 hoặc từ tháng thứ 06 nếu làm việc ở vùng cao, vùng"
+        " sâu, vùng xa, biên giới, hải đảo; b) Đang nuôi con dưới 12 tháng tuổi, trừ trường hợp được người lao động"
+        " đồng ý."
+    )
+    frags = [_fragment(text, header="[Bộ luật Lao động › Điều 137. Bảo vệ thai sản]", lang="vi")]
+    highlands = (
+        "Không được sử dụng lao động nữ mang thai từ tháng thứ bao nhiêu làm việc ban đêm ở vùng cao, vùng sâu, vùng"
+        " xa, biên giới, hải đảo?"
+    )
+    draft = ExtractiveGenerator().generate(highlands, frags, "vi")
+    assert draft.sentences[0].text == "Con số là tháng thứ 06.", [s.text for s in draft.sentences]
+    anywhere = "Không được sử dụng lao động nữ mang thai từ tháng thứ bao nhiêu làm việc ban đêm?"
+    plain = ExtractiveGenerator().generate(anywhere, frags, "vi")
+    assert plain.sentences[0].text == "Con số là tháng thứ 07.", [s.text for s in plain.sentences]

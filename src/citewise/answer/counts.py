@@ -47,10 +47,27 @@ def _counting_words(question: str) -> set[str]:
     return _keys(_counting(question))
 
 
+_ORDINAL_ASKED = re.compile(r"\bthứ\s+(?:bao nhiêu|mấy)\b", re.I)
+_ORDINAL = re.compile(r"(?:[^\W\d_]+\s+)?thứ\s*$", re.I)
+"""The ordinal word before a number, with the word it ranks ("tháng thứ 07")."""
+
+
+def ordinal(question: str, text: str, start: int) -> int | None:
+    """Where the ordinal a question asks for ("… từ tháng thứ bao nhiêu …?") begins before the number at ``start``
+    ("tháng thứ 07"); None when the question asks no ordinal or ``text`` puts none there."""
+    if _ORDINAL_ASKED.search(question) is None:
+        return None
+    m = _ORDINAL.search(text, 0, start)
+    return None if m is None else m.start()
+
+
 def counts_the_asked(question: str, text: str, span: tuple[int, int]) -> bool:
     """Whether the value at ``span`` counts what the question counts, when it names it: its own words ("ten years") or
     the word after its number are among that thing's. "Người dưới 18 tuổi …" counts years of age, not penalties; "ten
-    years" no investors."""
+    years" no investors. For a question asking an ordinal ("từ tháng thứ bao nhiêu"), a number after "thứ" ("Mang thai
+    từ tháng thứ 07"), not a count ("nuôi con dưới 12 tháng tuổi")."""
+    if _ORDINAL_ASKED.search(question) is not None:
+        return ordinal(question, text, span[0]) is not None
     counting = _counting_words(question)
     if not counting:
         return True

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.cases import case_clause, is_case_clause
 from citewise.answer.conflicts import Stated, same_statement
-from citewise.answer.counts import counted, counted_as_asked, counts_the_asked, item_number
+from citewise.answer.counts import counted, counted_as_asked, counts_the_asked, item_number, ordinal
 from citewise.answer.event import of_the_event
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
 from citewise.answer.openings import case_not_put
@@ -210,11 +210,13 @@ def _percent(text: str, asked: bool = False) -> set[str]:
     return {"%"} if (_ASKS_PERCENT if asked else _PERCENT).search(fold(text).lower()) else set()
 
 
-def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int, int, int]:
+def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int, int, int, int]:
     """Answers in the unit or of the thing the question names first ("how many hours" -> "72 hours", "capped at 4%" ->
     "7 %", "how many men" -> "30,000 men" before "300 ships"), a range for a question asking one ("từ bao nhiêu đến bao
     nhiêu năm?"), figures before words,
-    then the one led into by the words the question puts before its asking word (``_led``), then the one the
+    then the one led into by the words the question puts before its asking word (``_led``), then one set for a case
+    the question puts ("từ tháng thứ 07 hoặc từ tháng thứ 06 nếu làm việc ở vùng cao, …" asked of the highlands: 06),
+    before one set for no case and one set for a case it does not put, then the one the
     question's own words lead into ("Escape of water USD 250" in a row of excesses), then the one whose clause says most
     of what the question asks ("settle ... within 15 business days of receiving the documents" over "return the
     documents within 60 days" in one list of time limits)."""
@@ -224,6 +226,7 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
     topic = _topic(question)
     near = len(topic & _keys(_left(text, span[0], NEAR_REACH)))
     led = _led(question, text, span[0])
+    case = _set_for(question, text, span)
     clause = len(topic & _keys(_clause(text, span)))
     # "how many men": the count of the thing asked for ("30,000 men", not the "300" ships after it)
     named = asked & units or (question_type(question) == "number" and counted(question, text, span[1]) > span[1])
@@ -233,6 +236,7 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
         0 if ranged else 1,
         0 if any(ch.isdigit() for ch in value) else 1,
         0 if led else 1,
+        case,
         -near,
         -clause,
     )
@@ -285,6 +289,20 @@ def _left(text: str, at: int, reach: int) -> str:
     left = text[max(0, at - reach) : at]
     cuts = list(_CLAUSE_END.finditer(left))
     return left[cuts[-1].end() :] if cuts else left
+
+
+_TRAILING_CASE = re.compile(r"[^\W\d_%]*\s+(?:nếu|if|where)\s+([^;,.]{2,120})", re.I)
+"""The case a figure is set for, right after it ("06 nếu làm việc ở vùng cao, …", "USD 500 if the item is …")."""
+
+
+def _set_for(question: str, text: str, span: tuple[int, int]) -> int:
+    """0 when the figure at ``span`` is set for a case the question puts (its words after "nếu"/"if" that its sentence
+    does not say before it, "vùng cao, vùng sâu, …", asked), 2 for a case it does not put, 1 for none."""
+    trailing = _TRAILING_CASE.match(text, span[1])
+    if trailing is None:
+        return 1
+    own = _keys(trailing.group(1)) - _keys(text[: span[0]])  # "làm việc" is the whole sentence's, not the case's
+    return 0 if any(own & _keys(q) for q in wordings(question)) else 2
 
 
 _ASKING_WORD = re.compile(r"\b(?:bao lau|bao nhieu|bao gio|khi nao|ngay nao|how (?:long|many|much|soon))\b")
@@ -970,6 +988,7 @@ class ExtractiveGenerator(Generator):
                         if cand.text[a].isdigit()
                         else counted_as_asked(question, cand.text, b)
                     )
+                    a = ordinal(question, cand.text, a) or a  # "tháng thứ 07", as the question asks it
                 value = cand.text[a:b].strip()
                 return kind, value, cand, cand.start + cand.text.index(value, a)
         return None
