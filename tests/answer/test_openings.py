@@ -1,6 +1,6 @@
 """One reading of a clause that opens with its case, for the direct answer and for conflicts of figures."""
 
-from citewise.answer.openings import case_not_put, case_put
+from citewise.answer.openings import case_not_put, case_put, set_for
 
 ADVANCE = (
     "3. Đối với tổn thất ước tính từ 100.000.000 đồng trở lên, theo đề nghị của Người được bảo hiểm, Công ty tạm "
@@ -37,3 +37,16 @@ def test_english_cases_and_the_question_in_the_policy_wording():
     assert case_not_put("How much of the fare do I get back if I change my mind?", CARRIER)
     assert case_put("What do you refund if the carrier cancels the trip?", "the trip is cancelled by the carrier")
     assert not case_not_put("The plain rule, with no case.", "We refund 50% of the fare within 14 days.")
+
+
+def test_the_case_a_figure_is_set_for():
+    text = (
+        "Không sử dụng người lao động làm việc ban đêm trong trường hợp sau đây: a) Mang thai từ tháng thứ 07 hoặc từ"
+        " tháng thứ 06 nếu làm việc ở vùng cao, vùng sâu; b) …"
+    )
+    seventh, sixth = text.index("07"), text.index("06")
+    highlands = "Lao động nữ làm việc ở vùng cao mang thai từ tháng thứ mấy thì không làm đêm?"
+    assert set_for(highlands, text, (sixth, sixth + 2)) == 0
+    assert set_for(highlands, text, (seventh, seventh + 2)) == 1  # "hoặc" follows it, no case
+    # "làm việc" is said before the figure: the case is put only by its own words
+    assert set_for("Mang thai tháng thứ mấy thì không làm việc ban đêm?", text, (sixth, sixth + 2)) == 2

@@ -67,7 +67,7 @@ def counts_the_asked(question: str, text: str, span: tuple[int, int]) -> bool:
     years" no investors. For a question asking an ordinal ("từ tháng thứ bao nhiêu"), a number after "thứ" ("Mang thai
     từ tháng thứ 07"), not a count ("nuôi con dưới 12 tháng tuổi")."""
     if _ORDINAL_ASKED.search(question) is not None:
-        return ordinal(question, text, span[0]) is not None
+        return _ORDINAL.search(text, 0, span[0]) is not None
     counting = _counting_words(question)
     if not counting:
         return True

@@ -22,7 +22,7 @@ from citewise.answer.conflicts import Stated, same_statement
 from citewise.answer.counts import counted, counted_as_asked, counts_the_asked, item_number, ordinal
 from citewise.answer.event import of_the_event
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
-from citewise.answer.openings import case_not_put
+from citewise.answer.openings import case_not_put, set_for
 from citewise.answer.options import CHOSEN, CHOSEN_ALL, LEFT_OUT, chosen_option, option_stating
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
@@ -226,7 +226,7 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
     topic = _topic(question)
     near = len(topic & _keys(_left(text, span[0], NEAR_REACH)))
     led = _led(question, text, span[0])
-    case = _set_for(question, text, span)
+    case = set_for(question, text, span)
     clause = len(topic & _keys(_clause(text, span)))
     # "how many men": the count of the thing asked for ("30,000 men", not the "300" ships after it)
     named = asked & units or (question_type(question) == "number" and counted(question, text, span[1]) > span[1])
@@ -289,20 +289,6 @@ def _left(text: str, at: int, reach: int) -> str:
     left = text[max(0, at - reach) : at]
     cuts = list(_CLAUSE_END.finditer(left))
     return left[cuts[-1].end() :] if cuts else left
-
-
-_TRAILING_CASE = re.compile(r"[^\W\d_%]*\s+(?:nếu|if|where)\s+([^;,.]{2,120})", re.I)
-"""The case a figure is set for, right after it ("06 nếu làm việc ở vùng cao, …", "USD 500 if the item is …")."""
-
-
-def _set_for(question: str, text: str, span: tuple[int, int]) -> int:
-    """0 when the figure at ``span`` is set for a case the question puts (its words after "nếu"/"if" that its sentence
-    does not say before it, "vùng cao, vùng sâu, …", asked), 2 for a case it does not put, 1 for none."""
-    trailing = _TRAILING_CASE.match(text, span[1])
-    if trailing is None:
-        return 1
-    own = _keys(trailing.group(1)) - _keys(text[: span[0]])  # "làm việc" is the whole sentence's, not the case's
-    return 0 if any(own & _keys(q) for q in wordings(question)) else 2
 
 
 _ASKING_WORD = re.compile(r"\b(?:bao lau|bao nhieu|bao gio|khi nao|ngay nao|how (?:long|many|much|soon))\b")
@@ -988,7 +974,8 @@ class ExtractiveGenerator(Generator):
                         if cand.text[a].isdigit()
                         else counted_as_asked(question, cand.text, b)
                     )
-                    a = ordinal(question, cand.text, a) or a  # "tháng thứ 07", as the question asks it
+                    begins = ordinal(question, cand.text, a)  # "tháng thứ 07", as the question asks it
+                    a = a if begins is None else begins
                 value = cand.text[a:b].strip()
                 return kind, value, cand, cand.start + cand.text.index(value, a)
         return None
