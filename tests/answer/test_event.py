@@ -56,3 +56,10 @@ def test_the_direct_answer_states_the_time_asked_for():
     assert draft.sentences[0].text == "Thời hạn là 15 ngày làm việc.", [s.text for s in draft.sentences]
     plain = ExtractiveGenerator().generate("Thời hạn nộp hồ sơ bồi thường là bao lâu?", frags, "vi")
     assert plain.sentences[0].text == "Thời hạn là 60 ngày.", [s.text for s in plain.sentences]
+
+
+def test_a_bare_when_puts_a_case_not_an_event_to_count_from():
+    assert event_and_ask("Khi người lao động kết hôn thì sẽ được nghỉ có lương bao nhiêu ngày?") == (
+        frozenset(),
+        frozenset(),
+    )

@@ -1,6 +1,6 @@
 """One reading of a clause that opens with its case, for the direct answer and for conflicts of figures."""
 
-from citewise.answer.openings import case_not_put, case_put, set_for
+from citewise.answer.openings import case_contradicted, case_not_put, case_put, case_stated, set_for
 
 ADVANCE = (
     "3. Đối với tổn thất ước tính từ 100.000.000 đồng trở lên, theo đề nghị của Người được bảo hiểm, Công ty tạm "
@@ -50,3 +50,38 @@ def test_the_case_a_figure_is_set_for():
     assert set_for(highlands, text, (seventh, seventh + 2)) == 1  # "hoặc" follows it, no case
     # "làm việc" is said before the figure: the case is put only by its own words
     assert set_for("Mang thai tháng thứ mấy thì không làm việc ban đêm?", text, (sixth, sixth + 2)) == 2
+
+
+def test_a_case_saying_the_opposite_of_the_askers():
+    more = "Bên mua có quyền gì khi bên bán giao số lượng tài sản nhiều hơn đã thoả thuận?"
+    assert case_contradicted(more, "2. Trường hợp bên bán giao ít hơn số lượng đã thỏa thuận thì bên mua có quyền sau:")
+    assert not case_contradicted(more, "1. Trường hợp bên bán giao tài sản với số lượng nhiều hơn thì bên mua có quyền")
+    assert case_contradicted(
+        "What if I cancel after the trip starts?", "If you cancel before the trip starts, we refund."
+    )
+    # the question says both, or the sentence opens with no case: nothing is contradicted
+    assert not case_contradicted("What if I cancel before or after it starts?", "If you cancel before it starts, …")
+    assert not case_contradicted(more, "Bên bán giao ít hơn số lượng đã thỏa thuận.")
+
+
+def test_a_case_the_question_states_in_its_words():
+    question = "Phần bổ sung mâu thuẫn với một phần của di chúc đã lập thì phần nào có hiệu lực?"
+    will = (
+        "2. Trường hợp người lập di chúc bổ sung di chúc thì di chúc đã lập và phần bổ sung có hiệu lực pháp luật như "
+        "nhau; nếu một phần của di chúc đã lập và phần bổ sung mâu thuẫn nhau thì chỉ phần bổ sung có hiệu lực."
+    )
+    assert case_stated(question, will)
+    assert not case_stated(question, "1. Người lập di chúc có thể sửa đổi, bổ sung di chúc đã lập vào bất cứ lúc nào.")
+    # a case of three words is any question's about that subject
+    assert not case_stated("Người lao động có thể thỏa thuận nghỉ hằng năm như thế nào?", "6. Khi nghỉ hằng năm, nếu …")
+
+
+def test_a_case_inside_a_clause_is_no_rule_of_the_sentence():
+    statement = (
+        "Việc sinh con bằng kỹ thuật hỗ trợ sinh sản là hành vi sử dụng phương pháp thụ tinh nhân tạo, đúng hay sai?"
+    )
+    surrogacy = (
+        "22. Mang thai hộ vì mục đích nhân đạo là việc một người phụ nữ giúp mang thai cho cặp vợ chồng mà người vợ "
+        "không thể mang thai ngay cả khi áp dụng kỹ thuật hỗ trợ sinh sản, bằng việc lấy noãn của người vợ."
+    )
+    assert not case_stated(statement, surrogacy)

@@ -9,7 +9,7 @@ import pytest
 
 from citewise.index.embedded import EmbeddedStore
 from citewise.index.embedder import Embedder
-from citewise.retrieve.definitions import asked_term, defines
+from citewise.retrieve.definitions import asked_term, defines, definition_verb
 from citewise.retrieve.hybrid import Retriever
 from citewise.settings import RetrieveSettings
 
@@ -25,6 +25,15 @@ from citewise.settings import RetrieveSettings
         ('Định nghĩa của "Người lao động"?', "vi", "Người lao động"),
         ("Khái niệm hợp đồng dân sự?", "vi", "hợp đồng dân sự"),
         ("Người xúi giục là ai?", "vi", "Người xúi giục"),
+        ("Người đồng phạm bao gồm những ai?", "vi", "Người đồng phạm"),
+        ("Tài sản gồm những gì?", "vi", "Tài sản"),
+        # the term is what the last clause names when the whole is too long to be one
+        (
+            "Theo luật về thời hạn, thời điểm tính thời hạn, khi khoảng thời gian diễn ra không liền nhau, một năm "
+            "được tính là?",
+            "vi",
+            "một năm",
+        ),
         ("What is a Relevant Person?", "en", "Relevant Person"),
         ('What does "proximate" mean?', "en", "proximate"),
         ("How is Client Money defined?", "en", "Client Money"),
@@ -34,6 +43,12 @@ from citewise.settings import RetrieveSettings
         ("Trách nhiệm của lực lượng chuyên trách bảo vệ an ninh mạng là gì?", "vi", None),
         ("How long do I have to report a loss?", "en", None),
         ("What is the 5% co-payment?", "en", None),
+        ("Theo Điều 5, Bộ luật dân sự 2015, tập quán là gì?", "vi", "tập quán"),
+        ("Mức khấu trừ tối đa là bao nhiêu?", "vi", None),
+        # the term for a description, and a description's last clause, are no term asked about
+        ("Việc cá nhân nhân danh và vì lợi ích của người khác xác lập giao dịch dân sự được gọi là gì?", "vi", None),
+        ("Đại diện theo pháp luật của người có khó khăn trong nhận thức, làm chủ hành vi là ai?", "vi", None),
+        ("Phí bảo hiểm được tính như thế nào?", "vi", None),
     ],
 )
 def test_the_term_a_question_asks_the_meaning_of(question: str, lang: str, term: str | None) -> None:
@@ -47,6 +62,8 @@ def test_a_definition_opens_a_line_a_sentence_or_a_list_point() -> None:
     assert defines(
         "1. Dữ liệu cá nhân của khách hàng là thông tin gắn với một khách hàng", "Dữ liệu cá nhân của khách hàng"
     )
+    assert definition_verb("3. Người đồng phạm bao gồm người tổ chức, người thực hành.", "người đồng phạm") == "bao gồm"
+    assert definition_verb("a) Một năm là ba trăm sáu mươi lăm ngày;", "một năm", True) == "là"
     # the term used, not defined
     assert not defines("Người được bảo hiểm được hưởng hoa lợi là sản vật tự nhiên.", "hoa lợi")
     assert not defines("The controller shall report the personal data breach means test.", "personal data")

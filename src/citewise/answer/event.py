@@ -13,11 +13,12 @@ from citewise.judge.qtype import question_type
 from citewise.lang import nfc
 from citewise.textmatch import query_terms
 
-_VI_AFTER = re.compile(r"(?:sau khi|khi)\s+(?P<event>.+?)\s+thì\s+(?P<ask>.+)", re.I | re.S)
+_VI_AFTER = re.compile(r"sau khi\s+(?P<event>.+?)\s+thì\s+(?P<ask>.+)", re.I | re.S)
 _VI_DONE = re.compile(r"(?P<event>.+?\s+(?:xong|rồi))\s+thì\s+(?P<ask>.+)", re.I | re.S)
 """An event done before what is asked: "Sau khi nộp hồ sơ thì …", "Báo tổn thất xong thì …"; not the offence of a
 criminal code's statement ("Người nào … thì bị phạt cải tạo không giam giữ đến bao lâu?"), which says when a penalty
-applies, not what it counts from."""
+applies, not what it counts from, nor the case of a bare "khi" ("Khi người lao động kết hôn thì được nghỉ bao nhiêu
+ngày?": the leave is for the wedding, "a) Kết hôn: nghỉ 03 ngày" answers it)."""
 _EN_FIRST = re.compile(r"(?:after|once)\s+(?P<event>[^,?]+),\s*(?P<ask>.+)", re.I | re.S)
 _EN_LAST = re.compile(r"(?P<ask>.+?)\s+(?:after|once)\s+(?P<event>[^,?]+)\??", re.I | re.S)
 _CLAUSE_START = re.compile(r".*[;:,]|", re.S)

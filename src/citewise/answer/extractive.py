@@ -18,11 +18,13 @@ from dataclasses import dataclass, replace
 
 from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.cases import case_clause, is_case_clause
+from citewise.answer.cloze import written_from
 from citewise.answer.conflicts import Stated, same_statement
 from citewise.answer.counts import counted, counted_as_asked, counts_the_asked, item_number, ordinal
+from citewise.answer.defining import defining
 from citewise.answer.event import of_the_event
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
-from citewise.answer.openings import case_not_put, set_for
+from citewise.answer.openings import case_contradicted, case_not_put, case_stated, set_for
 from citewise.answer.options import CHOSEN, CHOSEN_ALL, LEFT_OUT, chosen_option, option_stating
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
@@ -35,7 +37,7 @@ from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, on
 from citewise.judge.units import figure_units
 from citewise.lang import detect_language, fold, nfc
 from citewise.rates import other_rate
-from citewise.retrieve.choices import stem
+from citewise.retrieve.choices import split_choices, stem
 from citewise.retrieve.definitions import asked_term, defines
 from citewise.retrieve.wording import reworded, statement_of, wordings
 from citewise.textmatch import (
@@ -210,7 +212,7 @@ def _percent(text: str, asked: bool = False) -> set[str]:
     return {"%"} if (_ASKS_PERCENT if asked else _PERCENT).search(fold(text).lower()) else set()
 
 
-def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int, int, int, int]:
+def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int, int, int, int, int, int]:
     """Answers in the unit or of the thing the question names first ("how many hours" -> "72 hours", "capped at 4%" ->
     "7 %", "how many men" -> "30,000 men" before "300 ships"), a range for a question asking one ("từ bao nhiêu đến bao
     nhiêu năm?"), figures before words,
@@ -228,6 +230,8 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
     led = _led(question, text, span[0])
     case = set_for(question, text, span)
     clause = len(topic & _keys(_clause(text, span)))
+    follows = _follows(question, text, span[1])
+    extra = _unasked(question, _clause(text, span))
     # "how many men": the count of the thing asked for ("30,000 men", not the "300" ships after it)
     named = asked & units or (question_type(question) == "number" and counted(question, text, span[1]) > span[1])
     ranged = _ASKS_RANGE.search(fold(question).lower()) is not None and _RANGE_VALUE.search(fold(value).lower())
@@ -239,6 +243,8 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
         case,
         -near,
         -clause,
+        -follows,
+        extra,
     )
 
 
@@ -309,6 +315,33 @@ def _led(question: str, text: str, at: int) -> bool:
     asked = _WORD.findall(q[: m.start()])[-LED_WORDS:]
     lead = _WORD.findall(fold(text[max(0, at - 20 * LED_WORDS) : at]).lower())
     return len(asked) >= LED_WORDS and asked == lead[-LED_WORDS:]
+
+
+def _follows(question: str, text: str, end: int) -> int:
+    """How many words after a figure ending at ``end``, in its clause, are those after the question's asking word (and
+    its unit), in order: "… bao nhiêu năm đối với tội phạm nghiêm trọng?" is followed by all six in "b) 10 năm đối với
+    tội phạm nghiêm trọng;", by four in "a) 05 năm đối với tội phạm ít nghiêm trọng;"."""
+    q = fold(nfc(question)).lower()
+    m = _ASKING_WORD.search(q)
+    if m is None:
+        return 0
+    asked = _WORD.findall(q[m.end() :])
+    if asked and _UNIT_WORD.match(asked[0]):
+        asked = asked[1:]
+    right = text[end : end + CLAUSE_REACH]
+    cut = _CLAUSE_END.search(right)
+    said = _WORD.findall(fold(right[: cut.start()] if cut else right).lower())
+    same = [a == b for a, b in zip(asked, said, strict=False)]
+    return same.index(False) if False in same else len(same)
+
+
+def _unasked(question: str, clause: str) -> int:
+    """How many words of a figure's clause (``_clause``, the figure left out) the question never says, figures aside."""
+    asked = set(_WORD.findall(fold(nfc(question)).lower()))
+    return sum(1 for w in _WORD.findall(fold(clause).lower()) if w not in asked and not w.isdigit())
+
+
+_UNIT_WORD = re.compile(r"^(?:gio|ngay|tuan|thang|nam|phut|hours?|days?|weeks?|months?|years?|minutes?)$")
 
 
 def _clause(text: str, span: tuple[int, int]) -> str:
@@ -524,6 +557,15 @@ def _defining(question: str, lang: str, cands: list[_Candidate]) -> list[_Candid
         return cands
     top = max((c.relevance for c in cands), default=0.0)
     return [replace(c, relevance=top * FOCUS, focused=True) if defines(c.text, term, True) else c for c in cands]
+
+
+def _defining_one(question: str, lang: str, cands: list[_Candidate]) -> _Candidate | None:
+    """The sentence (or list point: "a) Một năm là ba trăm sáu mươi lăm ngày;") defining the term the question
+    asks the meaning of (``_defining``, ``defining.defining``): it is the answer, stated as the provision says it, not
+    a party or a figure singled out of it ("Người thực hành là ai?" is not "Chủ thể là người đồng phạm không.")."""
+    focused = [c for c in cands if c.focused]
+    at = defining(question, lang, [(c.text, c.fragment.evidence.chunk.header) for c in focused])
+    return None if at is None else focused[at]
 
 
 _CLOSING = tuple(".;:?!,)…\"”'’")
@@ -807,12 +849,14 @@ class ExtractiveGenerator(Generator):
             chosen = [*others, best]  # the sentence ``best`` refers back to, chosen alone first, is quoted in it
         if not chosen:
             return Draft([], self.name, refused=True)
-        stated = next((c for c in chosen if c.focused and c.fragment.stated), None)
+        stated = next((c for c in chosen if c.focused and c.fragment.stated), None) or _defining_one(
+            question, lang, everything
+        )
         chosen = _with_their_lists(chosen, everything) if stated is None else _stated_first(stated, chosen, everything)
         options = None if stated is not None else chosen_option(question, fragments, lang)
         table = None if options or stated is not None else self.table_answer(question, fragments, lang)
         if stated is not None:
-            direct = []  # the provision to be stated is the answer, quoted: no figure of it is singled out
+            direct = []  # the provision to be stated is the answer, quoted: no figure or party of it is singled out
         elif options:
             direct = options
         elif table is not None:
@@ -836,7 +880,23 @@ class ExtractiveGenerator(Generator):
         # grouped by provision, in reading order; with no direct statement, the judge's answering sentence opens
         # the answer ("The most we will pay for any single item ... is USD 500" before "We will pay up to USD 2,500
         # for your baggage ..." for the most paid for a single item)
-        chosen.sort(key=lambda c: (direct != [] or not c.focused, c.order))
+        # a sentence opening with the opposite of the asker's case ("giao ít hơn" asked of "nhiều hơn") last; the one
+        # the question was written from, its answer taken out (``cloze.fills``), first, then one setting its rule for
+        # the case the question states (``openings.case_stated``)
+        # Vietnamese asks in place and puts its case in the provisions' words; a question with options to choose from
+        # holds the options' words too
+        read = lang == "vi" and split_choices(question) is None
+        cloze = written_from(question, [c.text for c in chosen]) if read else [False] * len(chosen)
+        filled = [c for c, yes in zip(chosen, cloze, strict=True) if yes]
+        chosen.sort(
+            key=lambda c: (
+                case_contradicted(question, c.text),
+                not any(c is f for f in filled),
+                not (read and case_stated(question, c.text)),
+                direct != [] or not c.focused,
+                c.order,
+            )
+        )
         chosen = _under_their_headings(chosen)
         sentences = [
             DraftSentence(" ".join(c.text.split()), [c.fragment.ref], quote_span=(c.start, c.end)) for c in chosen

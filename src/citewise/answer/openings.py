@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from citewise.retrieve.wording import wordings
-from citewise.textmatch import short_keys
+from citewise.textmatch import marked_words, short_keys
 
 _OPENING = re.compile(
     r"\s*(?:\(?[a-zđ0-9]{1,3}[.)]\s+)?"
@@ -57,3 +57,71 @@ def set_for(question: str, text: str, span: tuple[int, int]) -> int:
     if trailing is None:
         return 1
     return 0 if case_put(question, trailing.group(1), said=text[: span[0]]) else 2
+
+
+_CONTRASTS = (
+    "ít nhiều",
+    "trước sau",
+    "tăng giảm",
+    "thấp cao",
+    "thiếu thừa",
+    "chậm sớm",
+    "ngắn dài",
+    "less more",
+    "fewer more",
+    "before after",
+    "increase decrease",
+    "lower higher",
+    "below above",
+    "shorter longer",
+    "late early",
+)
+
+
+def _opposites(pairs: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for pair in pairs:
+        one, other = marked_words(pair)
+        out.setdefault(one, set()).add(other)
+        out.setdefault(other, set()).add(one)
+    return {w: frozenset(o) for w, o in out.items()}
+
+
+_OPPOSITE = _opposites(_CONTRASTS)
+"""Words whose case is the other's opposite ("giao ít hơn" / "giao … nhiều hơn"), as ``marked_words`` reads them."""
+
+
+def case_contradicted(question: str, text: str) -> bool:
+    """Whether the case ``text`` opens with says the opposite of the question's: "2. Trường hợp bên bán giao ít hơn số
+    lượng đã thỏa thuận thì …" for "Bên mua có quyền gì khi bên bán giao số lượng tài sản nhiều hơn …?" (a word of the
+    case whose opposite the question says, and which the question does not say itself)."""
+    case = opening_case(text)
+    if case is None:
+        return False
+    asked = set(marked_words(question))
+    return any(w not in asked and _OPPOSITE[w] & asked for w in marked_words(case) if w in _OPPOSITE)
+
+
+_ANY_CASE = re.compile(
+    r"(?:^|[,;:]\s*)(?:\(?[a-zđ0-9]{1,3}[.)]\s+)?(?:trường hợp|nếu|khi|if|where|in the event of)\s+"
+    r"(?P<case>[^,;:]{3,200}?)(?:,|\s+thì\b)",
+    re.I,
+)
+"""A case opening a clause of a sentence, up to the comma or the "thì" that ends it; not one inside a clause ("… ngay
+cả khi áp dụng kỹ thuật hỗ trợ sinh sản, …")."""
+CASE_WORDS = 4
+"""Words a case must have to be read as stated by a question: "Khi nghỉ hằng năm, …" is any question's about leave."""
+CASE_STATED = 0.8
+"""Share of a case's words the question must say."""
+
+
+def case_stated(question: str, text: str) -> bool:
+    """Whether ``text`` sets its rule for a case (of at least ``CASE_WORDS`` words) that ``question`` states in its
+    words ("Phần bổ sung mâu thuẫn với một phần của di chúc đã lập thì phần nào có hiệu lực?" of "… nếu một phần của
+    di chúc đã lập và phần bổ sung mâu thuẫn nhau thì chỉ phần bổ sung có hiệu lực pháp luật")."""
+    asked = set(marked_words(question))
+    for m in _ANY_CASE.finditer(text):
+        words = set(marked_words(m.group("case")))
+        if len(words) >= CASE_WORDS and len(words & asked) >= CASE_STATED * len(words):
+            return True
+    return False
