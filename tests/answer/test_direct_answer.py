@@ -510,6 +510,9 @@ def test_a_who_question_is_answered_with_the_party_under_the_duty() -> None:
         _opening("Ai có trách nhiệm bồi thường cho người được bảo hiểm?", vi, "vi")
         == "Chủ thể là doanh nghiệp bảo hiểm."
     )
+    # who holds a role is not who bears a duty: the duty's subject is no answer to it
+    will = "Người lập di chúc có quyền chỉ định người quản lý di sản."
+    assert not _opening("Ai là người quản lý di sản khi di chúc không chỉ định?", will, "vi").startswith("Chủ thể")
     plural = "Providers and deployers of AI systems shall take measures to ensure a sufficient level of AI literacy of their staff."
     question = "Who has to make sure staff have a sufficient level of AI literacy?"
     assert _opening(question, plural) == "The party is providers and deployers of AI systems."
