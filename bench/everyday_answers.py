@@ -5,10 +5,12 @@ answer it, as the policy writes them) and whether its first sentence does (the a
 
 Split ``dev``: the questions changes are chosen on (read answer by answer). Split ``test``: written at the same
 time, before any of those changes, and run only to report (``--split test``). Splits ``dev2`` and ``test2``
-(Vietnamese, session 36): the same pair, written together later, before that session's changes. One index of the
+(Vietnamese, session 36): the same pair, written together later, before that session's changes. Splits ``dev3`` and
+``test3`` (session 48): questions about the two travel policies (Bluewave in English, Sông Hồng's in Vietnamese), which
+no earlier dev split asks about, written together and split alternately before any change was chosen on them. One index of the
 sample corpus (lexical + dense with its shipped vectors, shipped defaults, the default judge) for all questions.
 
-    .venv/bin/python bench/everyday_answers.py [--split dev|test|dev2|test2|all] [--out FILE] [--show]
+    .venv/bin/python bench/everyday_answers.py [--split dev|test|dev2|test2|dev3|test3|all] [--out FILE] [--show]
 """
 
 from __future__ import annotations
@@ -97,7 +99,7 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--split", default="dev", choices=["dev", "test", "dev2", "test2", "all"])
+    ap.add_argument("--split", default="dev", choices=["dev", "test", "dev2", "test2", "dev3", "test3", "all"])
     ap.add_argument(
         "--out", type=Path, default=None, help="result JSON (default bench/results/everyday_answers-SPLIT.json)"
     )
