@@ -5,6 +5,8 @@ question was written from and one setting its rule for the asker's case; last, o
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from citewise.answer.defining import defining, title
 from citewise.answer.extractive import ExtractiveGenerator, _follows
 from citewise.answer.records import Fragment
@@ -146,3 +148,24 @@ def test_a_provisions_title_read_from_its_header() -> None:
     assert title("[GDPR › Article 4. Definitions]") == "definitions"
     assert defining("Tài sản là gì?", "vi", [("5. Tài sản là đối tượng …", "[BLDS › Điều 265. Chấm dứt]")]) == 0
     assert defining("Thời hạn là bao lâu?", "vi", [("Thời hạn là 14 ngày.", "[Quy tắc › Điều 9]")]) is None
+
+
+def test_a_table_far_down_the_evidence_does_not_answer() -> None:
+    retention = (
+        "Điều 6. Thời hạn lưu trữ dữ liệu\n"
+        "Bảng thời hạn lưu trữ\n"
+        "Loại dữ liệu | Thời hạn lưu trữ tối đa\n"
+        "Hồ sơ bồi thường | 10 năm\n"
+        "Hồ sơ khiếu nại | 05 năm"
+    )
+    claims = (
+        "Điều 8. Hồ sơ bồi thường\n"
+        "3. Hồ sơ bồi thường phải được gửi cho Công ty trong thời hạn 90 ngày kể từ ngày kết thúc chuyến đi."
+    )
+    question = "Về nước rồi thì có bao lâu để nộp hồ sơ bồi thường?"
+    far = _fragment(retention, "[Thông tư › Điều 6]", short="F2", doc="d2")
+    far = Fragment(far.short, replace(far.evidence, score=0.4))
+    shown = _shown(question, [_fragment(claims, "[Quy tắc › Điều 8]"), far])
+    assert "10 năm" not in shown[0] and "90 ngày" in shown[0]
+    near = Fragment(far.short, replace(far.evidence, score=1.0))
+    assert _shown(question, [_fragment(claims, "[Quy tắc › Điều 8]"), near])[0].startswith("Hồ sơ bồi thường")
