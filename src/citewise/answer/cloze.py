@@ -66,7 +66,7 @@ def fills(question: str, sentence: str) -> bool:
                 continue
             start = i + side
             if not after:
-                if start < len(words):
+                if start < len(words) and words[start][0].isalnum():
                     return True
                 continue
             for j in range(start + 1, min(len(words) - len(after), start + GAP) + 1):

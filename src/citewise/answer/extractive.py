@@ -32,7 +32,7 @@ from citewise.chunk.sentences import LIST_ITEM, NUMBERED_ITEM, PROVISION_WORD, s
 from citewise.figures import PERCENT, spelled_numbers
 from citewise.judge.conditions import excludes, measures_the_case
 from citewise.judge.premise import without_conditions
-from citewise.judge.qtype import agent_spans, answer_spans, question_type
+from citewise.judge.qtype import DUTY_VI, agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
 from citewise.judge.units import figure_units
 from citewise.lang import detect_language, fold, nfc
@@ -182,7 +182,7 @@ def _direct_kinds(question: str) -> list[str]:
     return _kinds(question, DIRECT_KINDS)
 
 
-_ASKS_DUTY = re.compile(r"\b(?:phai|co trach nhiem|co nghia vu|co quyen|chiu trach nhiem|duoc quyen|co tham quyen)\b")
+_ASKS_DUTY = re.compile(rf"\b(?:{DUTY_VI})\b")
 """A Vietnamese question asking who bears a duty or holds a right ("Ai phải thông báo …?", "… ai có trách nhiệm …"),
 on folded lower-case text: only it is answered by the subject of a provision's duty (``qtype.party_spans``). Of the
 five Vietnamese party statements on this project's dev answers without it, none was right ("Ai là người quản lý di
@@ -581,6 +581,28 @@ def _defining_one(question: str, lang: str, cands: list[_Candidate]) -> _Candida
     return None if at is None else focused[at]
 
 
+def _opening(question: str, lang: str, chosen: list[_Candidate], stating: bool) -> list[_Candidate]:
+    """``chosen`` in the order they are quoted: one opening with the opposite of the asker's case ("giao ít hơn" asked
+    of "nhiều hơn", ``openings.case_contradicted``) last; in Vietnamese, which asks in place and puts its case in the
+    provisions' words, the one the question was written from (``cloze.written_from``) first, then one setting its rule
+    for the case the question states (``openings.case_stated``) — not for a question with options, which holds the
+    options' words too; then, when no figure is ``stating`` (a direct statement), the judge's sentence; then reading
+    order."""
+    read = lang == "vi" and split_choices(question) is None
+    cloze = written_from(question, [c.text for c in chosen]) if read else [False] * len(chosen)
+    keyed = [
+        (
+            case_contradicted(question, c.text),
+            not filled,
+            not (read and case_stated(question, c.text)),
+            stating or not c.focused,
+            c.order,
+        )
+        for c, filled in zip(chosen, cloze, strict=True)
+    ]
+    return [c for _, c in sorted(zip(keyed, chosen, strict=True), key=lambda kc: kc[0])]
+
+
 _CLOSING = tuple(".;:?!,)…\"”'’")
 
 
@@ -892,24 +914,8 @@ class ExtractiveGenerator(Generator):
                     chosen.append(holder)
         # grouped by provision, in reading order; with no direct statement, the judge's answering sentence opens
         # the answer ("The most we will pay for any single item ... is USD 500" before "We will pay up to USD 2,500
-        # for your baggage ..." for the most paid for a single item)
-        # a sentence opening with the opposite of the asker's case ("giao ít hơn" asked of "nhiều hơn") last; the one
-        # the question was written from, its answer taken out (``cloze.fills``), first, then one setting its rule for
-        # the case the question states (``openings.case_stated``)
-        # Vietnamese asks in place and puts its case in the provisions' words; a question with options to choose from
-        # holds the options' words too
-        read = lang == "vi" and split_choices(question) is None
-        cloze = written_from(question, [c.text for c in chosen]) if read else [False] * len(chosen)
-        filled = [c for c, yes in zip(chosen, cloze, strict=True) if yes]
-        chosen.sort(
-            key=lambda c: (
-                case_contradicted(question, c.text),
-                not any(c is f for f in filled),
-                not (read and case_stated(question, c.text)),
-                direct != [] or not c.focused,
-                c.order,
-            )
-        )
+        # for your baggage ..." for the most paid for a single item), after those read from the question (``_opening``)
+        chosen = _opening(question, lang, chosen, direct != [])
         chosen = _under_their_headings(chosen)
         sentences = [
             DraftSentence(" ".join(c.text.split()), [c.fragment.ref], quote_span=(c.start, c.end)) for c in chosen

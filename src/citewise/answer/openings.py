@@ -10,12 +10,11 @@ import re
 from citewise.retrieve.wording import wordings
 from citewise.textmatch import marked_words, short_keys
 
-_OPENING = re.compile(
-    r"\s*(?:\(?[a-zđ0-9]{1,3}[.)]\s+)?"
-    r"(?:đối với|tr[ưu][ờo]ng h[ợo]p|n[ếe]u|if|where|in (?:the )?case(?: of)?|in the event of)\s+"
-    r"(?P<case>[^,;:]{1,200}?)(?:,|\s+th[ìi]\b)",
-    re.I,
-)
+_CASE_WORD = r"tr[ưu][ờo]ng h[ợo]p|n[ếe]u|if|where|in (?:the )?case(?: of)?|in the event of"
+"""Words opening a case ("trường hợp", "nếu", "if" …), typed with their marks or not."""
+_ITEM_LABEL = r"(?:\(?[a-zđ0-9]{1,3}[.)]\s+)?"
+_CASE_END = r"(?:,|\s+th[ìi]\b)"
+_OPENING = re.compile(rf"\s*{_ITEM_LABEL}(?:đối với|{_CASE_WORD})\s+(?P<case>[^,;:]{{1,200}}?){_CASE_END}", re.I)
 """The words opening a case and the case, up to the comma or the "thì" that ends it."""
 
 
@@ -103,9 +102,7 @@ def case_contradicted(question: str, text: str) -> bool:
 
 
 _ANY_CASE = re.compile(
-    r"(?:^|[,;:]\s*)(?:\(?[a-zđ0-9]{1,3}[.)]\s+)?(?:trường hợp|nếu|khi|if|where|in the event of)\s+"
-    r"(?P<case>[^,;:]{3,200}?)(?:,|\s+thì\b)",
-    re.I,
+    rf"(?:^|[,;:]\s*){_ITEM_LABEL}(?:khi|{_CASE_WORD})\s+(?P<case>[^,;:]{{3,200}}?){_CASE_END}", re.I
 )
 """A case opening a clause of a sentence, up to the comma or the "thì" that ends it; not one inside a clause ("… ngay
 cả khi áp dụng kỹ thuật hỗ trợ sinh sản, …")."""

@@ -127,9 +127,9 @@ _ACTOR_EN = re.compile(
     r"|\b(?:shall|must|may|will|should|has to|have to|(?:has|have) the (?:right|duty|obligation) to|bears?|pays?)\b",
     re.I,
 )
-_ACTOR_VI = re.compile(
-    r"\b(?:phai|co trach nhiem|co nghia vu|co quyen|chiu trach nhiem|khong duoc|duoc quyen|co tham quyen)\b"
-)
+DUTY_VI = r"phai|co trach nhiem|co nghia vu|co quyen|chiu trach nhiem|duoc quyen|co tham quyen"
+"""Vietnamese words of a duty or a right (folded, lower case): "phải", "có trách nhiệm", "có quyền" …"""
+_ACTOR_VI = re.compile(rf"\b(?:{DUTY_VI}|khong duoc)\b")
 _PASSIVE = re.compile(r"^\s*(?:not\s+)?be\s+\w+(?:ed|en|wn|de|ne|id|lt)\b", re.I)
 _SUBJECT_LEAD = re.compile(r"^(?:\(?[a-z0-9]{1,3}[.)]\s+|\d+(?:\.\d+)*\.?\s+)", re.I)
 SUBJECT_WORDS = 8
