@@ -33,6 +33,9 @@ from citewise.lang import folded_words
 from common import RESULTS, command_line, log, machine, write_results
 from indexes import folder, settings_for
 
+SHOWN = 300
+"""Characters of an answer's opening kept in the results file (the measures read it whole): the answers themselves
+would make the file half a megabyte."""
 DEV = 200
 """The first questions: those bench/answers.py asks (its ``n_ans``) and sessions read."""
 
@@ -78,8 +81,7 @@ def ask_all(engine: Any, items: list[EvalQuestion], show: bool) -> list[dict[str
             "opens_with_gold": answered and holds(first, gold),
             "cites_gold_article": answered and any(marks.get(c.marker) in gold_units for c in a.references),
             "ms": round(ms, 1),
-            "first": first,
-            "answer": a.text,
+            "first": first[:SHOWN],
         }
         out.append(row)
         if show:

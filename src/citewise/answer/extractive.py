@@ -32,7 +32,7 @@ from citewise.chunk.sentences import LIST_ITEM, NUMBERED_ITEM, PROVISION_WORD, s
 from citewise.figures import PERCENT, spelled_numbers
 from citewise.judge.conditions import excludes, measures_the_case
 from citewise.judge.premise import without_conditions
-from citewise.judge.qtype import DUTY_VI, agent_spans, answer_spans, question_type
+from citewise.judge.qtype import DUTY_VI, UNIT_WORD, agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
 from citewise.judge.units import figure_units
 from citewise.lang import detect_language, fold, nfc
@@ -183,10 +183,15 @@ def _direct_kinds(question: str) -> list[str]:
 
 
 _ASKS_DUTY = re.compile(rf"\b(?:{DUTY_VI})\b")
-"""A Vietnamese question asking who bears a duty or holds a right ("Ai phải thông báo …?", "… ai có trách nhiệm …"),
-on folded lower-case text: only it is answered by the subject of a provision's duty (``qtype.party_spans``). Of the
-five Vietnamese party statements on this project's dev answers without it, none was right ("Ai là người quản lý di
-sản khi di chúc không chỉ định …?" → "Chủ thể là người lập di chúc.", from "Người lập di chúc có quyền sau đây")."""
+
+
+@functools.lru_cache(maxsize=256)
+def _asks_duty(question: str) -> bool:
+    """Whether a Vietnamese question asks who bears a duty or holds a right ("Ai phải thông báo …?", "… ai có trách
+    nhiệm …"): only it is answered by the subject of a provision's duty (``qtype.party_spans``). Of the five Vietnamese
+    party statements on this project's dev answers without it, none was right ("Ai là người quản lý di sản khi di chúc
+    không chỉ định …?" → "Chủ thể là người lập di chúc.", from "Người lập di chúc có quyền sau đây")."""
+    return _ASKS_DUTY.search(fold(question).lower()) is not None
 
 
 _COMMON_LEAD = frozenset("the a an each any every doanh bên người tổ cơ cá chủ công nhà".split())
@@ -315,17 +320,31 @@ LED_WORDS = 2
 """Words before a question's asking word compared with those before a figure."""
 
 
+@functools.lru_cache(maxsize=256)
+def _asking(question: str) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]] | None:
+    """The question's folded words before its asking word, those after it (its unit left out: "bao nhiêu năm đối với
+    …" -> "đối với …"), and all its words; read once per question, not once per figure ranked (``_rank``). ``None``
+    when it has no asking word."""
+    q = fold(nfc(question)).lower()
+    m = _ASKING_WORD.search(q)
+    if m is None:
+        return None
+    after = _WORD.findall(q[m.end() :])
+    if after and UNIT_WORD.fullmatch(after[0]):
+        after = after[1:]
+    return tuple(_WORD.findall(q[: m.start()])), tuple(after), frozenset(_WORD.findall(q))
+
+
 def _led(question: str, text: str, at: int) -> bool:
     """Whether the two words just before the question's asking word are the two just before the figure at ``at``
     (folded): "… thì bị phạt cải tạo không giam giữ đến bao lâu?" is led into "… phạt cải tạo không giam giữ đến 03 năm
     hoặc phạt tù từ 06 tháng đến 03 năm" before "03 năm", not before the prison range. Two figures led into alike are
     told apart by the words around them: "Giờ làm thêm không quá bao nhiêu giờ trừ những trường hợp …" leads into the
     "không quá 12 giờ trong 01 ngày" of a case and the "không quá 200 giờ trong 01 năm, trừ trường hợp …" asked."""
-    q = fold(nfc(question)).lower()
-    m = _ASKING_WORD.search(q)
-    if m is None:
+    read = _asking(question)
+    if read is None:
         return False
-    asked = _WORD.findall(q[: m.start()])[-LED_WORDS:]
+    asked = list(read[0][-LED_WORDS:])
     lead = _WORD.findall(fold(text[max(0, at - 20 * LED_WORDS) : at]).lower())
     return len(asked) >= LED_WORDS and asked == lead[-LED_WORDS:]
 
@@ -334,27 +353,21 @@ def _follows(question: str, text: str, end: int) -> int:
     """How many words after a figure ending at ``end``, in its clause, are those after the question's asking word (and
     its unit), in order: "… bao nhiêu năm đối với tội phạm nghiêm trọng?" is followed by all six in "b) 10 năm đối với
     tội phạm nghiêm trọng;", by four in "a) 05 năm đối với tội phạm ít nghiêm trọng;"."""
-    q = fold(nfc(question)).lower()
-    m = _ASKING_WORD.search(q)
-    if m is None:
+    read = _asking(question)
+    if read is None:
         return 0
-    asked = _WORD.findall(q[m.end() :])
-    if asked and _UNIT_WORD.match(asked[0]):
-        asked = asked[1:]
     right = text[end : end + CLAUSE_REACH]
     cut = _CLAUSE_END.search(right)
     said = _WORD.findall(fold(right[: cut.start()] if cut else right).lower())
-    same = [a == b for a, b in zip(asked, said, strict=False)]
+    same = [a == b for a, b in zip(read[1], said, strict=False)]
     return same.index(False) if False in same else len(same)
 
 
 def _unasked(question: str, clause: str) -> int:
     """How many words of a figure's clause (``_clause``, the figure left out) the question never says, figures aside."""
-    asked = set(_WORD.findall(fold(nfc(question)).lower()))
+    read = _asking(question)
+    asked = read[2] if read is not None else frozenset(_WORD.findall(fold(nfc(question)).lower()))
     return sum(1 for w in _WORD.findall(fold(clause).lower()) if w not in asked and not w.isdigit())
-
-
-_UNIT_WORD = re.compile(r"^(?:gio|ngay|tuan|thang|nam|phut|hours?|days?|weeks?|months?|years?|minutes?)$")
 
 
 def _clause(text: str, span: tuple[int, int]) -> str:
@@ -1040,7 +1053,7 @@ class ExtractiveGenerator(Generator):
                 and not case_not_put(question, cand.text, sp[0])
                 and counts_the_asked(question, cand.text, sp)
             ]
-            if kind == "party" and not cand.text.isascii() and not _ASKS_DUTY.search(fold(question).lower()):
+            if kind == "party" and not cand.text.isascii() and not _asks_duty(question):
                 found = []  # "Ai là người quản lý di sản khi …?" asks who holds a role, not who bears a duty
             if kind == "party" and not found:  # "Who proved …?" of "… Robert Boyle proved …"
                 found = agent_spans(question, cand.text)

@@ -17,6 +17,8 @@ __all__ = ["TYPES", "VALUE_TYPES", "answer_spans", "holds_answer_type", "questio
 
 _UNITS_EN = r"(?:(?:business|working|calendar|clear|consecutive|successive|full) )?(?:days?|hours?|weeks?|months?|years?|minutes?)"
 _UNITS_VI = r"(?:ngay lam viec|ngay|gio|tuan|thang|nam|phut)"
+UNIT_WORD = re.compile(rf"(?:{_UNITS_EN}|{_UNITS_VI})")
+"""A unit of time, English or folded Vietnamese ("days", "ngay"), to be matched whole (``fullmatch``)."""
 _VI_DIGIT = r"(?:mot|hai|ba|bon|nam|sau|bay|tam|chin)"
 _VI_NUMBER = rf"(?:(?:{_VI_DIGIT}\s+)?muoi(?:\s+(?:{_VI_DIGIT}|tu|lam))?|{_VI_DIGIT})"
 """A number in Vietnamese words, folded: "ba", "mười", "mười lăm", "ba mươi", "hai mươi mốt"."""
