@@ -37,6 +37,7 @@ def test_the_coverage_frame_is_cut(question: str, kept: str) -> None:
         "Is cover extended if my flight is delayed?",  # the cover itself is what is asked about
         "What is covered under Section 2?",  # not a yes/no question
         "Is it covered?",  # nothing would be left to match
+        "My grandmother is 82, can she be covered?",  # a case put to who is covered
         "Đi lặn biển có được bồi thường không?",  # English only (measured on the Vietnamese policy questions)
     ],
 )

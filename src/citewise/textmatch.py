@@ -166,8 +166,9 @@ def without_frame(question: str) -> str:
 def without_cover(question: str) -> str:
     """``question`` without the coverage frame (``COVER``) when it is a yes/no question and a topic word remains
     ("Is mould covered?" -> "Is mould ?"); else ``question`` itself. What the lexical ranker and the evidence
-    strength read: "covered" matches every section of a policy."""
-    if question_type(question) != "yes_no":
+    strength read: "covered" matches every section of a policy. Not when the question tells a case before asking ("My
+    grandmother is 82, can she be covered?"): there "covered" finds who is covered, which the case is put to."""
+    if question_type(question) != "yes_no" or not _YES_NO.search(fold(" ".join(nfc(question).lower().split()))):
         return question
     return _cut_frame(question, COVER, True, 1, keep_case=True)
 
@@ -267,6 +268,13 @@ _YES_NO = re.compile(
     r"chua\s*\??$)"
 )
 """A yes/no question: one that opens with a verb ("Is ...", "Can ...") or asks "có ... không" / "... chưa?"."""
+_YES_NO_AFTER = re.compile(
+    r"[,;:] (?:(?:so|then|and|but|now) )?(?:is|are|does|do|can|may|must|will|would|could|should|has|have|am)"
+    r" (?:i|we|you|he|she|it|they|my|our|his|her|their|the|this|that|these|those|a|an)\b[^,;:]*$"
+)
+"""The same asked after the clauses that tell the asker's case ("My grandmother is 82, can she be covered?", "I bought
+the policy last week and changed my mind, can I get my money back?"): in the last clause, with no question word
+before it (English, folded)."""
 
 HOW_QUICKLY = ("duration", re.compile(r"\b(how (?:quickly|fast|soon))\b"))
 """"How quickly must the controller rectify ...", "how fast must they tell the regulator?": a time limit asked for."""
@@ -274,7 +282,7 @@ HOW_QUICKLY = ("duration", re.compile(r"\b(how (?:quickly|fast|soon))\b"))
 _PAID = r"(?:boi thuong|chi tra|tra|thanh toan|den bu|den|hoan lai|hoan tra|ho tro|phat|dong|nop|chi phi|tien)"
 """Words of money before "bao nhiêu": "được bồi thường bao nhiêu?", "phải trả bao nhiêu?", "bị phạt bao nhiêu?" ask for
 an amount, as "bao nhiêu tiền" does (a bare "bao nhiêu" asks for a number: "được bồi thường bao nhiêu" was answered
-"Thời hạn là 24 giờ")."""
+"Thời hạn là 24 giờ"); "phạt tiền từ bao nhiêu?" too (it was answered "Thời hạn là từ 06 tháng đến 03 năm.")."""
 _COUNTED = r"(?:lan|nguoi|cai|chiec|mon|khoan|dot|ky|muc|loai|truong hop|ngay|gio|thang|nam|tuan|phut)"
 """What "bao nhiêu" counts when it names it: "bồi thường bao nhiêu lần" asks how many times."""
 
@@ -322,7 +330,7 @@ _Q: list[tuple[str, re.Pattern[str]]] = [
     ("amount", re.compile(r"\b(how much|what (?:is |are |was )?(?:the )?(?:maximum |minimum |total |highest |lowest )?"
                           r"(?:amount|fee|fine|premium|deductible|limit|percentage|rate|sum|cost|price|excess)"
                           r"|(?:maximum|minimum) (?:amount|sum|benefit|payment|limit|fine)|bao nhieu tien|muc phi|so tien|muc phat|ty le|phi bao hiem|muc boi thuong"
-                          r"|muc toi da|muc toi thieu|bao nhieu phan tram"
+                          r"|muc toi da|muc toi thieu|bao nhieu phan tram|tien tu bao nhieu"
                           rf"|{_PAID} (?:(?:toi da|toi thieu|tat ca|tong cong|la|duoc|het) )?bao nhieu(?! {_COUNTED}))\b")),
     ("number", re.compile(r"\b(how many|bao nhieu|may)\b")),
     ("date", re.compile(rf"\b({_asking('when', 'can|could|may|might')}|what date|by when|from when|since when|until when|khi nao|bao gio|luc nao"
@@ -333,7 +341,8 @@ _Q: list[tuple[str, re.Pattern[str]]] = [
     ("reason", re.compile(r"\b(why|tai sao|vi sao|ly do)\b")),
     ("list", re.compile(r"\b(what are the|which (?:are|documents|conditions|cases|rights|obligations)|list|"
                         r"gom nhung|bao gom nhung|nhung (?:gi|truong hop nao|dieu kien nao|giay to nao)|cac truong hop)\b")),
-    ("definition", re.compile(r"^(?:what (?:is|are|does) (?:meant by |an? |the )?[\w\s-]{1,40}(?:\?|mean)|"
+    # "what is covered / excluded / paid if …" asks what a rule gives, not what a word means
+    ("definition", re.compile(r"^(?:what (?:is|are|does) (?:meant by |an? |the )?(?!(?:\w+ed|paid)\b)[\w\s-]{1,40}(?:\?|mean)|"
                               r"define\b)|\b(la gi|nghia la gi|duoc hieu nhu the nao|hieu the nao)\b")),
     ("yes_no", _YES_NO),
 ]  # fmt: skip
@@ -365,6 +374,8 @@ def question_type(question: str) -> str:
     q = fold(plain)  # one character per character: a match's span reads the same words with their diacritics
     english = detect_language(question) == "en"
     yes_no = _YES_NO.search(q) is not None and not _EXISTS.match(q)
+    if english and not yes_no and _YES_NO_AFTER.search(q) and not re.search(rf"\b{_WH}\b", q):
+        return "yes_no"
     # a question whether, or how, names a time limit or a premium as its topic, not as what it asks for
     topic_only = yes_no or _MANNER.search(q) is not None
     for name, pattern in _Q:

@@ -83,6 +83,13 @@ def test_the_figures_of_the_askers_case() -> None:
     ):
         assert case_figures(bound) == [], bound
     assert [w for _, _, w, _ in case_figures("Bố tôi 72 tuổi, có được mua bảo hiểm không?")] == ["72 tuổi"]
+    # a bare figure is a person's age when a person "is" it, closing its clause; nothing else's
+    assert [(v, u, w) for v, u, w, _ in case_figures("My grandmother is 82, can she be covered?")] == [
+        (82, "years of age", "82")
+    ]
+    assert [w for _, _, w, _ in case_figures("My father turned 80 last month, can he still buy it?")] == ["80"]
+    assert case_figures("My claim is 500, will you pay?") == []
+    assert case_figures("Our house is 80, is it covered?") == []
     # a question asking to confirm what it states puts its figures to the test
     assert case_figures("Tôi phải báo trong 24 giờ kể từ khi tôi nhập viện, đúng không?") == []
     assert case_figures("I notified you 45 days after the loss, is that right?") == []
@@ -120,6 +127,13 @@ def test_the_figures_of_the_askers_case() -> None:
             "Anyone aged 79 or under can be insured.",
             [Unmet("80-year-old", "aged 79 or under")],
         ),
+        # an English question may state a person's age as a bare figure
+        (
+            "My grandmother is 82, can she be covered?",
+            "Anyone aged 79 or under can be insured.",
+            [Unmet("82", "aged 79 or under")],
+        ),
+        ("I'm 45, can I be insured?", "Anyone aged 79 or under can be insured.", []),
         # a clause "thì" closes is the case: "if the plane is delayed 3 hours"
         ("Máy bay bị hoãn 3 tiếng thì được bồi thường bao nhiêu?", DELAY_VI, [Unmet("3 tiếng", "từ 06 giờ trở lên")]),
         ("Nhà tôi bị ngập, thiệt hại 150 triệu đồng thì bao lâu được tạm ứng?", ADVANCE, []),

@@ -37,6 +37,15 @@ from citewise.judge.qtype import VALUE_TYPES, answer_spans, holds_answer_type, q
         ("What must an employee ensure when providing a written notice about restrictions?", "other"),
         ("What are the disclosure obligations when arranging deals in investments?", "list"),
         ("Does the policy pay when my flight is delayed?", "yes_no"),
+        # a yes/no question asked after the asker's case; "what is covered if …" asks for no definition
+        ("My grandmother is 82, can she be covered?", "yes_no"),
+        ("I bought the policy last week and changed my mind, can I get my money back?", "yes_no"),
+        ("If the firm, as agent, acts for a client, who must it notify?", "party"),
+        ("What is covered if my bag is delayed?", "other"),
+        ("What is meant by personal data?", "definition"),
+        # a fine "from how much" asks for an amount
+        ("Người phạm tội trồng cây cần sa còn có thể bị phạt tiền từ bao nhiêu?", "amount"),
+        ("Người phạm tội bị phạt tù bao nhiêu?", "number"),
         # "where" the same; "who" after a noun is relative
         ("Where can one find the Regulator's guidance?", "place"),
         ("In cases where an MTF uses a Remote Clearing House, what criteria must it meet?", "other"),

@@ -91,6 +91,18 @@ _AGE_AFTER = re.compile(r"[\s-]*(?:thang|months?|years?)[\s-]+(?:tuoi|old)\b")
 """An age in months or years: "06 tháng tuổi", "5-month-old", "80-year-old" (read in years)."""
 _AGED = re.compile(r"\b(?:aged?|ages)\s+(?:(?:between|from)\s+)?(?:\d+\s*(?:to|and|-|–)\s*)?$")
 """A bare figure that is an age: "aged 79 or under", "ages 18 to 70"."""
+_PERSON = (
+    r"(?:i|he|she|(?:my|our|his|her|their) (?:\w+ )?(?:(?:grand|step)?(?:mother|father|mum|mom|dad|son|daughter|parent|child)"
+    r"|wife|husband|partner|brother|sister|friend|kid|baby|uncle|aunt|cousin|nephew|niece|grandma|grandpa|granny))"
+)
+_SAYS_AGE = re.compile(
+    rf"\b{_PERSON}\s+(?:is|am|was|has just turned|just turned|turned|turns|will be)\s+(?:now\s+|nearly\s+|almost\s+)?$"
+    rf"|\b{_PERSON}(?:, who is|,? aged?)\s+$|\b{_PERSON}['’](?:s|m)\s+$"
+)
+"""A bare figure of an English question that a person's age is ("My grandmother is 82, can she be covered?", "I'm 80",
+"my son, who is 17, …"): closing its clause (``_AGE_END``), at most 120. Only the question's: "The excess is 250." is
+no age."""
+_AGE_END = re.compile(r"(?:\s*[,;.?!)]|\s*$|\s+(?:and|but|so|now|next|last|this|in|on)\b)")
 _ORDINAL = re.compile(
     r"(?:^|(?<=\W))(?P<op>after|beyond|before|from|sau|truoc|tu)\s+(?:the\s+)?"
     r"(?:(?P<n1>\d+)(?:st|nd|rd|th)\s+(?P<u1>week|month|day)|(?P<u2>tuan|thang|ngay)\s+thu\s+(?P<n2>\d+))\b"
@@ -132,13 +144,17 @@ class _Figure:
     """Where its words start (a currency before it, or the "aged" that makes a bare figure an age, included)."""
 
 
-def _figures(text: str, low: str) -> list[_Figure]:
+def _figures(text: str, low: str, ages: bool = False) -> list[_Figure]:
     """The figures of ``text`` (``low``: its folded lower-case form) that carry a unit, with their values (a scale
-    word after one multiplies it: "100 triệu đồng") and their spans, the unit word included."""
+    word after one multiplies it: "100 triệu đồng") and their spans, the unit word included; with ``ages`` (a
+    question), a bare figure a person's age is too."""
     out = []
     for m, unit in unit_occurrences(text):
         a, b = m.span(1)
         aged = None if unit else _AGED.search(low[max(0, a - 20) : a])
+        if aged is None and not unit and ages and _AGE_END.match(low, b) and float(canon_number(m.group(1))) <= 120:
+            aged = _SAYS_AGE.search(low[max(0, a - 60) : a])
+            aged = re.search(r"\S*$", aged.group(0)) if aged else None  # the figure's words: "82", not "is 82"
         bare = aged is not None
         unit = _AGE if aged is not None else unit
         if not unit or unit in _MULTIPLES:
@@ -267,7 +283,7 @@ def case_figures(question: str) -> list[tuple[float, str, str, frozenset[str]]]:
     spans = [] if confirming(text) else case_clauses(text, then=True)
     if not spans:
         return []
-    figures = _figures(text, low)
+    figures = _figures(text, low, ages=not vi)
     ranges = [m.span() for m in _RANGE.finditer(low)]
     marked = _aligned(text, low)
     out = []

@@ -175,7 +175,11 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("en", ("wipe everything", "delete everything", "forget me"), "erasure"),
     Synonym("en", ("flown home", "fly me home", "sent home"), "repatriation evacuation"),
     Synonym("en", ("hospital bills", "doctor's bills", "doctor bills"), "medical expenses"),
-    Synonym("en", ("suitcase", "luggage", "bags"), "baggage"),
+    Synonym("en", ("suitcase", "luggage", "bags", "bag"), "baggage"),
+    Synonym("en", ("arrived late", "came late", "turned up late", "showed up late"), "delayed"),
+    Synonym(
+        "en", ("changed my mind", "change my mind", "don't want it any more", "don't want it anymore"), "cooling-off"
+    ),
     Synonym("en", ("flight was late", "flight late", "flight delayed", "delayed flight"), "travel delay"),
     Synonym(
         "en",
