@@ -1082,3 +1082,25 @@ def test_an_ordinal_asked_and_the_case_a_figure_is_set_for() -> None:
     anywhere = "Không được sử dụng lao động nữ mang thai từ tháng thứ bao nhiêu làm việc ban đêm?"
     plain = ExtractiveGenerator().generate(anywhere, frags, "vi")
     assert plain.sentences[0].text == "Con số là tháng thứ 07.", [s.text for s in plain.sentences]
+
+
+def test_a_figure_of_a_provision_the_question_does_not_name_is_no_conflict() -> None:
+    # the question names "Thời giờ làm việc bình thường" (08 giờ a day); the overtime article's 12 giờ is the day's
+    # normal hours with overtime, under a heading the question says nothing of
+    normal = _fragment(
+        "1. Thời giờ làm việc bình thường không quá 08 giờ trong 01 ngày và không quá 48 giờ trong 01 tuần.",
+        lang="vi",
+        header="[Bộ luật Lao động › Điều 105. Thời giờ làm việc bình thường]",
+    )
+    overtime = _fragment(
+        "b) Trường hợp áp dụng quy định thời giờ làm việc bình thường theo tuần thì tổng số giờ làm việc bình thường"
+        " và số giờ làm thêm không quá 12 giờ trong 01 ngày.",
+        short="F2",
+        doc="d2",
+        lang="vi",
+        header="[Bộ luật Lao động › Điều 107. Làm thêm giờ]",
+    )
+    question = "Thời gian làm việc bình thường trong một ngày là bao nhiêu giờ?"
+    draft = ExtractiveGenerator().generate(question, [normal, overtime], "vi")
+    assert draft.sentences[0].text == "Thời hạn là 08 giờ."
+    assert not any(names_a_conflict(s.text) for s in draft.sentences)

@@ -80,6 +80,8 @@ def same_statement(question: str, lang: str, a: Stated, b: Stated) -> bool:
         question, title_b, f"{title_a} {a.text}"
     ):
         return False
+    if _named_alone(question, title_a, title_b) or _named_alone(question, title_b, title_a):
+        return False
     topic = asked_keys(question)
     in_a, in_b = topic & (short_keys(a.text) | head_a), topic & (short_keys(b.text) | head_b)
     if len(in_a - in_b) >= OWN_WORDS or len(in_b - in_a) >= OWN_WORDS:
@@ -116,6 +118,17 @@ def _narrower(question: str, head: set[str], other: set[str]) -> bool:
     asked = short_keys(question)
     extra = other - head
     return bool(head) and head <= other and head <= asked and len(extra - asked) >= NARROWER_WORDS
+
+
+def _named_alone(question: str, heading: str, other: str) -> bool:
+    """Whether the question names ``heading`` (two word pairs of it or more) and no word pair of ``other``: "Thời gian làm việc bình thường trong một ngày …?" asks of "Thời giờ làm việc bình
+    thường" (08 giờ), not of "Làm thêm giờ", whose "tổng số giờ làm việc bình thường và số giờ làm thêm không quá 12
+    giờ trong 01 ngày" is the day's hours with overtime, not a second figure for the same thing."""
+    asked = text_terms(question, marks=True)[1]
+    if len(query_terms(heading, marks=True)[1] & asked) < NAMED_PAIRS:
+        return False
+    pairs = text_terms(other, marks=True)[1]  # every word pair, "thêm" included
+    return bool(pairs) and not pairs & asked
 
 
 def _named_elsewhere(question: str, heading: str, other: str) -> bool:
