@@ -342,7 +342,8 @@ _Q: list[tuple[str, re.Pattern[str]]] = [
     ("list", re.compile(r"\b(what are the|which (?:are|documents|conditions|cases|rights|obligations)|list|"
                         r"gom nhung|bao gom nhung|nhung (?:gi|truong hop nao|dieu kien nao|giay to nao)|cac truong hop)\b")),
     # "what is covered / excluded / paid if …" asks what a rule gives, not what a word means
-    ("definition", re.compile(r"^(?:what (?:is|are|does) (?:meant by |an? |the )?(?!(?:\w+ed|paid)\b)[\w\s-]{1,40}(?:\?|mean)|"
+    ("definition", re.compile(r"^(?:what (?:is|are|does) (?:meant by |an? |the )?(?!(?:\w+ed|paid)\b)"
+                              r"[\w\s-]{1,40}(?:\?|mean)|"
                               r"define\b)|\b(la gi|nghia la gi|duoc hieu nhu the nao|hieu the nao)\b")),
     ("yes_no", _YES_NO),
 ]  # fmt: skip

@@ -121,9 +121,10 @@ def _narrower(question: str, head: set[str], other: set[str]) -> bool:
 
 
 def _named_alone(question: str, heading: str, other: str) -> bool:
-    """Whether the question names ``heading`` (two word pairs of it or more) and no word pair of ``other``: "Thời gian làm việc bình thường trong một ngày …?" asks of "Thời giờ làm việc bình
-    thường" (08 giờ), not of "Làm thêm giờ", whose "tổng số giờ làm việc bình thường và số giờ làm thêm không quá 12
-    giờ trong 01 ngày" is the day's hours with overtime, not a second figure for the same thing."""
+    """Whether the question names ``heading`` (two word pairs of it or more) and no word pair of ``other``: "Thời gian
+    làm việc bình thường trong một ngày …?" asks of "Thời giờ làm việc bình thường" (08 giờ), not of "Làm thêm giờ",
+    whose "tổng số giờ làm việc bình thường và số giờ làm thêm không quá 12 giờ trong 01 ngày" is the day's hours with
+    overtime, not a second figure for the same thing."""
     asked = text_terms(question, marks=True)[1]
     if len(query_terms(heading, marks=True)[1] & asked) < NAMED_PAIRS:
         return False

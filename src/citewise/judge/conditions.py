@@ -92,7 +92,8 @@ _AGE_AFTER = re.compile(r"[\s-]*(?:thang|months?|years?)[\s-]+(?:tuoi|old)\b")
 _AGED = re.compile(r"\b(?:aged?|ages)\s+(?:(?:between|from)\s+)?(?:\d+\s*(?:to|and|-|–)\s*)?$")
 """A bare figure that is an age: "aged 79 or under", "ages 18 to 70"."""
 _PERSON = (
-    r"(?:i|he|she|(?:my|our|his|her|their) (?:\w+ )?(?:(?:grand|step)?(?:mother|father|mum|mom|dad|son|daughter|parent|child)"
+    r"(?:i|he|she|(?:my|our|his|her|their) (?:\w+ )?"
+    r"(?:(?:grand|step)?(?:mother|father|mum|mom|dad|son|daughter|parent|child)"
     r"|wife|husband|partner|brother|sister|friend|kid|baby|uncle|aunt|cousin|nephew|niece|grandma|grandpa|granny))"
 )
 _SAYS_AGE = re.compile(
