@@ -25,6 +25,11 @@ def test_a_count_of_what_is_counted():
     investors = "How many of the VC Fund's investors must be resident in the U.A.E.?"
     experience = "The SEO must have ten years of experience."
     assert not counts_the_asked(investors, experience, _span(experience, "ten years"))
+    # a classifier stands between the number and the noun counted: "10 người lao động" counts "lao động"
+    rules = "Người sử dụng lao động sử dụng từ 10 người lao động trở lên phải đăng ký nội quy lao động."
+    asked = "Người sử dụng lao động phải đăng ký nội quy lao động khi có bao nhiêu lao động?"
+    assert counts_the_asked(asked, rules, _span(rules, "10"))
+    assert not counts_the_asked(asked, "Trong thời hạn 10 ngày.", _span("Trong thời hạn 10 ngày.", "10"))
     # a question that is no count, or names nothing it counts, leaves every figure to the ranking
     assert counts_the_asked("Thời hạn thông báo là bao lâu?", MINORS, _span(MINORS, "18"))
 

@@ -75,7 +75,15 @@ def counts_the_asked(question: str, text: str, span: tuple[int, int]) -> bool:
     if own & counting:
         return True
     after = _NEXT_WORD.match(text, span[1])
+    if after is not None and after.group(1).lower() in _CLASSIFIERS:  # "10 người lao động" counts "lao động"
+        noun = _NEXT_WORD.match(text, after.end())
+        after = noun if noun is not None and _keys(noun.group(1)) & counting else after
     return after is not None and bool(_keys(after.group(1)) & counting)
+
+
+_CLASSIFIERS = frozenset({"người", "con", "chiếc", "cái", "bản", "căn", "tờ", "quyển", "cuốn"})
+"""Vietnamese classifiers between a number and the noun it counts ("10 người lao động", "02 bản sao"): "bao nhiêu lao
+động?" counts the noun after them."""
 
 
 def counted(question: str, text: str, end: int) -> int:
