@@ -1104,3 +1104,24 @@ def test_a_figure_of_a_provision_the_question_does_not_name_is_no_conflict() -> 
     draft = ExtractiveGenerator().generate(question, [normal, overtime], "vi")
     assert draft.sentences[0].text == "Thời hạn là 08 giờ."
     assert not any(names_a_conflict(s.text) for s in draft.sentences)
+
+
+def test_the_value_asked_is_stated_from_a_sentence_left_aside_for_being_like_a_quoted_one() -> None:
+    # the judge's sentence (clause 2) holds no count of workers; clause 1, as relevant but much like it, is not among
+    # the quoted sentences at first: its count is stated, and it is quoted
+    text = (
+        "1. Người sử dụng lao động sử dụng từ 10 người lao động trở lên phải đăng ký nội quy lao động tại cơ quan"
+        " chuyên môn về lao động. 2. Trong thời hạn 10 ngày kể từ ngày ban hành nội quy lao động, người sử dụng lao"
+        " động phải nộp hồ sơ đăng ký nội quy lao động. 3. Trong thời hạn 07 ngày làm việc kể từ ngày nhận được hồ sơ"
+        " đăng ký nội quy lao động, cơ quan chuyên môn về lao động thông báo, hướng dẫn người sử dụng lao động sửa"
+        " đổi. 4. Người sử dụng lao động có các chi nhánh đặt ở nhiều địa bàn khác nhau thì gửi nội quy lao động đã"
+        " được đăng ký đến cơ quan chuyên môn về lao động nơi đặt chi nhánh."
+    )
+    frag = _fragment(text, lang="vi", header="[Bộ luật Lao động › Điều 119. Đăng ký nội quy lao động]")
+    at = text.index("2. Trong")
+    focused = Fragment(frag.short, frag.evidence, focus=(at, text.index("3. Trong") - 1))
+    question = "Người sử dụng lao động phải đăng ký nội quy lao động khi có bao nhiêu lao động?"
+    # two sentences quoted, likeness weighing heavily: clause 1, the most like the judge's, is left aside
+    draft = ExtractiveGenerator(max_sentences=2, mmr_lambda=0.3).generate(question, [focused], "vi")
+    assert draft.sentences[0].text == "Con số là 10 người.", [s.text for s in draft.sentences]
+    assert any(s.text.startswith("1. Người sử dụng lao động sử dụng từ 10") for s in draft.sentences[1:])

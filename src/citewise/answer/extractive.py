@@ -32,7 +32,7 @@ from citewise.chunk.sentences import LIST_ITEM, NUMBERED_ITEM, PROVISION_WORD, s
 from citewise.figures import PERCENT, spelled_numbers
 from citewise.judge.conditions import excludes, measures_the_case
 from citewise.judge.premise import without_conditions
-from citewise.judge.qtype import DUTY_VI, UNIT_WORD, agent_spans, answer_spans, question_type
+from citewise.judge.qtype import DUTY_VI, UNIT_WORD, VALUE_TYPES, agent_spans, answer_spans, question_type
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
 from citewise.judge.units import figure_units
 from citewise.lang import detect_language, fold, nfc
@@ -973,6 +973,8 @@ class ExtractiveGenerator(Generator):
         say the same thing with different figures, both figures are stated, each cited, and the conflict is named."""
         kinds = _direct_kinds(question)  # read once: every chosen sentence and rival is looked at for them
         found = [v for v in (self._value(question, c, kinds) for c in chosen) if v is not None]
+        if not found and question_type(question) in VALUE_TYPES:
+            found = self._left_aside(question, chosen, everything or [], kinds)
         yes_no = question_type(question) == "yes_no"
         if yes_no:
             # the figure of the judge's answering sentence, else of the provision quoted first, as the answer reads:
@@ -1011,6 +1013,22 @@ class ExtractiveGenerator(Generator):
             stated += OPTION.get(lang, OPTION["en"]).format(label)
         text = template.format(_in_sentence(stated) if kind == "party" else stated)
         return [DraftSentence(text, [best.fragment.ref], quote_span=(start, start + len(value)))]
+
+    def _left_aside(
+        self, question: str, chosen: list[_Candidate], everything: list[_Candidate], kinds: list[str]
+    ) -> list[tuple[str, str, _Candidate, int]]:
+        """The value asked for, of the most relevant sentence holding one that ranks as high as a quoted sentence but
+        was left out for being like one quoted ("1. Người sử dụng lao động sử dụng từ 10 người lao động trở lên phải
+        đăng ký nội quy lao động …" beside the judge's "2. Trong thời hạn 10 ngày …", asked "… khi có bao nhiêu lao
+        động?"): none when no quoted sentence holds it and no such sentence does either."""
+        least = min((c.relevance / FOCUS if c.focused else c.relevance for c in chosen), default=0.0)
+        quoted = {(c.fragment.ref, c.start, c.end) for c in chosen}
+        aside = [c for c in everything if (c.fragment.ref, c.start, c.end) not in quoted and c.relevance >= least]
+        for c in sorted(aside, key=lambda c: -c.relevance):
+            value = self._value(question, c, kinds)
+            if value is not None:
+                return [value]
+        return []
 
     def _of_its_case(
         self, question: str, found: tuple[str, str, _Candidate, int], everything: list[_Candidate], kinds: list[str]
