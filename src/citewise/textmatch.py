@@ -10,7 +10,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from citewise.lang import detect_language, fold, nfc
+from citewise.lang import detect_language, fold, folded_words, nfc
 
 _WORD = re.compile(r"[^\W_]+")
 WORDS_CACHE = 1024
@@ -168,7 +168,7 @@ def without_cover(question: str) -> str:
     ("Is mould covered?" -> "Is mould ?"); else ``question`` itself. What the lexical ranker and the evidence
     strength read: "covered" matches every section of a policy. Not when the question tells a case before asking ("My
     grandmother is 82, can she be covered?"): there "covered" finds who is covered, which the case is put to."""
-    if question_type(question) != "yes_no" or not _YES_NO.search(fold(" ".join(nfc(question).lower().split()))):
+    if question_type(question) != "yes_no" or not _YES_NO.search(folded_words(nfc(question))):
         return question
     return _cut_frame(question, COVER, True, 1, keep_case=True)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from citewise.chunk.header import header_parts
 from citewise.lang import fold, folded_words
 from citewise.retrieve.definitions import asked_term, definition_verb
 
@@ -19,8 +20,8 @@ _MEMBERS = re.compile(r"\bgom\b")
 def title(header: str) -> str:
     """The title of the provision a chunk's header ends with, folded ("[91/2015/QH13 › Điều 105. Tài sản]" -> "tai
     san")."""
-    last = header.strip("[] ").rsplit("›", 1)[-1]
-    return folded_words(_PROVISION_NUMBER.sub("", last).strip(" .:"))
+    parts = header_parts(header)
+    return folded_words(_PROVISION_NUMBER.sub("", parts[-1] if parts else "").strip(" .:"))
 
 
 def defining(question: str, lang: str, sentences: list[tuple[str, str]]) -> int | None:

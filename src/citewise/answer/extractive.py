@@ -973,9 +973,10 @@ class ExtractiveGenerator(Generator):
         say the same thing with different figures, both figures are stated, each cited, and the conflict is named."""
         kinds = _direct_kinds(question)  # read once: every chosen sentence and rival is looked at for them
         found = [v for v in (self._value(question, c, kinds) for c in chosen) if v is not None]
-        if not found and question_type(question) in VALUE_TYPES:
+        qtype = question_type(question)
+        if not found and qtype in VALUE_TYPES:
             found = self._left_aside(question, chosen, everything or [], kinds)
-        yes_no = question_type(question) == "yes_no"
+        yes_no = qtype == "yes_no"
         if yes_no:
             # the figure of the judge's answering sentence, else of the provision quoted first, as the answer reads:
             # "Mức khấu trừ cho tổn thất do lũ lụt là 2 triệu đồng mỗi vụ phải không?" is answered by the flood
