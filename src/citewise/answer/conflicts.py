@@ -10,6 +10,7 @@ from citewise.answer.cases import is_case_clause
 from citewise.answer.openings import case_not_put
 from citewise.chunk.header import header_parts
 from citewise.chunk.sentences import PROVISION_WORD
+from citewise.judge.headings import NAMED_PAIRS, names_heading
 from citewise.textmatch import asked_keys, query_terms, short_keys, text_terms, word_jaccard
 from citewise.types import Chunk
 
@@ -36,9 +37,6 @@ after consent is withdrawn; "... thông báo cho Hiệp hội trong thời hạn
 tội còn có thể bị phạt tiền …" says which offence only in its article's heading."""
 NARROWER_WORDS = 2
 """Words a heading adds to another, unasked, that make it a narrower provision (``_narrower``)."""
-NAMED_PAIRS = 2
-"""Word pairs of a heading the question must name, and the other sentence leave out, for the two to be two
-provisions (``_named_elsewhere``)."""
 
 _LABEL = re.compile(rf"\b{PROVISION_WORD}\b", re.I)
 
@@ -125,11 +123,10 @@ def _named_alone(question: str, heading: str, other: str) -> bool:
     làm việc bình thường trong một ngày …?" asks of "Thời giờ làm việc bình thường" (08 giờ), not of "Làm thêm giờ",
     whose "tổng số giờ làm việc bình thường và số giờ làm thêm không quá 12 giờ trong 01 ngày" is the day's hours with
     overtime, not a second figure for the same thing."""
-    asked = text_terms(question, marks=True)[1]
-    if len(query_terms(heading, marks=True)[1] & asked) < NAMED_PAIRS:
+    if not names_heading(question, heading):
         return False
     pairs = text_terms(other, marks=True)[1]  # every word pair, "thêm" included
-    return bool(pairs) and not pairs & asked
+    return bool(pairs) and not pairs & text_terms(question, marks=True)[1]
 
 
 def _named_elsewhere(question: str, heading: str, other: str) -> bool:

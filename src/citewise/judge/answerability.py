@@ -21,6 +21,7 @@ import numpy as np
 from citewise.chunk.sentences import lead_ins, sentence_spans
 from citewise.judge.conditions import excludes, met_exclusions, unmet_conditions
 from citewise.judge.features import FEATURES, pair_features
+from citewise.judge.headings import named_instead
 from citewise.judge.premise import absent_premises, unmentioned
 from citewise.judge.qtype import VALUE_TYPES, answer_spans, question_type, states_value
 from citewise.judge.records import Answerability, AnswerSpan, Excluded, Passage, Unmet
@@ -80,6 +81,7 @@ class AnswerabilityJudge(abc.ABC):
         # a multiple-choice question is answered when its stem is: its options are what to choose among
         asked = stem(question)
         judged = self.judge(asked, passages, lang)
+        judged = self._named(asked, passages, lang, judged)
         if not judged.answers(self.threshold(lang)):
             judged = table_answer(asked, passages, lang, judged, self.threshold(lang)) or judged
         judged = held_premises(question, passages, judged, self.threshold(lang), lang)
@@ -93,6 +95,20 @@ class AnswerabilityJudge(abc.ABC):
         judged.unmet = [_placed(u, found) for u in judged.unmet]
         judged.excluded = [_placed(u, found) for u in judged.excluded]
         return judged
+
+    def _named(self, question: str, passages: Sequence[Passage], lang: str, judged: Answerability) -> Answerability:
+        """``judged``, or the judgment of the provisions ``question`` names by their heading when ``judged`` answers
+        from a sentence under a heading it does not name and they answer too (``judge.headings``)."""
+        if judged.span is None or not judged.answers(self.threshold(lang)):
+            return judged
+        named = named_instead(question, passages, judged.span.evidence)
+        if not named:
+            return judged
+        again = self.judge(question, [passages[i] for i in named], lang)
+        if again.span is None or not again.answers(self.threshold(lang)):
+            return judged
+        again.span = replace(again.span, evidence=named[again.span.evidence])
+        return again
 
     @abc.abstractmethod
     def judge(self, question: str, passages: Sequence[Passage], lang: str) -> Answerability:
