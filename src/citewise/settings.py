@@ -125,6 +125,12 @@ class RetrieveSettings(_Section):
     off)."""
     weak_coverage: dict[str, float] = Field(default_factory=lambda: {"vi": 0.7, "en": 0.6})
     """Per language: coverage of the question's content words and word pairs by the best evidence."""
+    weak_probe_quantile: float | None = 90.0
+    """The ``weak_dense`` limit is raised to the cosine this percentile of questions about unrelated things
+    (``retrieve.probes``) reach in the index, plus ``weak_probe_margin`` (``retrieve.unrelated``: a large index brings
+    every question closer to something); ``None``: the limits as set. Read once per index state and language, when a
+    question's evidence would be weak at the raised limit only."""
+    weak_probe_margin: float = 0.01
 
 
 class LlmSettings(_Section):

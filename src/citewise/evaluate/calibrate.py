@@ -75,8 +75,9 @@ class Outcome:
 
 
 def weak(r: QuestionResult, dense: float, cov: float) -> bool:
-    """The retriever's weak-evidence rule on the recorded evidence strength of a question."""
-    return Strength(r.best_dense, r.best_coverage, r.pinned, r.searched).is_weak(dense, cov)
+    """The retriever's weak-evidence rule on the recorded evidence strength of a question (the cosine limit raised to
+    what unrelated questions reached in its index, as in the run)."""
+    return Strength(r.best_dense, r.best_coverage, r.pinned, r.searched, r.unrelated).is_weak(dense, cov)
 
 
 def refused(r: QuestionResult, c: Candidate) -> bool:

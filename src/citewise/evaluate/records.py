@@ -84,6 +84,9 @@ class QuestionResult:
     pinned: bool = False
     searched: bool = True
     """False for chit-chat and empty results: the weak thresholds do not apply."""
+    unrelated: float | None = None
+    """The cosine questions about unrelated things reach in the index, when the search read it (the cosine limit is at
+    least this: ``retrieve.unrelated``)."""
     sentences: list[CitedSentence] = field(default_factory=list)
     refs_cited: int = 0
     """References overlapped by at least one citation."""

@@ -110,6 +110,7 @@ class Evaluator:
             best_coverage=round(strength.coverage, 4),
             pinned=strength.pinned,
             searched=strength.searched,
+            unrelated=None if strength.unrelated is None else round(strength.unrelated, 4),
             sentences=sentences,
             refs_cited=len(cited),
             draft_figure_failures=sum("number" in a for a in answer.attempts),

@@ -28,6 +28,7 @@ from citewise.retrieve.records import LOOKUP_WORDS, Evidence, QueryAnalysis, Ran
 from citewise.retrieve.repeats import drop_repeats
 from citewise.retrieve.strength import limits, measure
 from citewise.retrieve.strength import read as strength_items
+from citewise.retrieve.unrelated import Unrelated
 from citewise.retrieve.wording import match_key, reworded, rewrite, statement_of
 from citewise.settings import RetrieveSettings
 from citewise.textmatch import content_words, question_type
@@ -68,6 +69,8 @@ class Retriever:
         self.resolver = ReferenceResolver(store)
         self.clock = clock
         self._cache: OrderedDict[tuple[str, int], tuple[tuple[int, ...], SearchResult]] = OrderedDict()
+        q = self.settings.weak_probe_quantile
+        self._unrelated = None if q is None else Unrelated(self._probe, q, self.settings.weak_probe_margin)
         self._learned: LearnedRanker | None = None
         self._terms = TermsCache()
 
@@ -144,7 +147,10 @@ class Retriever:
         inputs = RankInputs(analysis.question, lexical_query, analysis.lang, rankings, fused, resolution, None)
         return _Gathered(analysis, inputs, qvec, reasons)
 
-    def _search(self, question: str, k: int) -> SearchResult:
+    def _probe(self, question: str) -> SearchResult:
+        return self._search(question, self.settings.k, probing=True)
+
+    def _search(self, question: str, k: int, probing: bool = False) -> SearchResult:
         s = self.settings
         timings: dict[str, float] = {}
         t0 = self.clock()
@@ -232,6 +238,13 @@ class Retriever:
             e.rank = i + 1
         strength = measure(analysis.question, evidence)
         dense_limit, cov_limit = limits(analysis.lang, s.weak_dense, s.weak_coverage)
+        if self._unrelated is not None and not probing:
+            tb, state = self.clock(), self.store.state()
+            level = self._unrelated.known(analysis.lang, state)
+            if level is None and strength.is_weak(1.0, cov_limit) and not strength.is_weak(dense_limit, cov_limit):
+                level = self._unrelated.level(analysis.lang, state)  # weak at some limit: read the one it needs
+            strength = replace(strength, unrelated=level)
+            timings["unrelated"] = (self.clock() - tb) * 1000
         why = strength.why_weak(dense_limit, cov_limit)
         if why and qvec is not None and s.wording != "off" and s.synonyms:
             t6 = self.clock()

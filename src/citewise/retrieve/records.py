@@ -104,17 +104,25 @@ class Strength:
     """A provision the question names was found (and put first when the question looks it up)."""
     searched: bool
     """Something was searched and found (not chit-chat, not an empty index)."""
+    unrelated: float | None = None
+    """The cosine questions about unrelated things reach in this index (``retrieve.unrelated``), when it was read: the
+    cosine limit is at least this."""
 
     def is_weak(self, dense_limit: float, coverage_limit: float) -> bool:
         """The weak-evidence rule: never when a provision the question names was found; with a cosine, weak when both the
-        cosine and the coverage are under their limits; without one, when the coverage is."""
+        cosine and the coverage are under their limits (the cosine limit raised to ``unrelated``); without one, when the
+        coverage is."""
         if not self.searched:
             return True
         if self.pinned:
             return False
         if self.dense is not None:
-            return self.dense < dense_limit and self.coverage < coverage_limit
+            return self.dense < self.dense_limit(dense_limit) and self.coverage < coverage_limit
         return self.coverage < coverage_limit
+
+    def dense_limit(self, configured: float) -> float:
+        """The cosine limit in force: ``configured``, or what unrelated questions reach in the index when higher."""
+        return configured if self.unrelated is None else max(configured, round(self.unrelated, 4))
 
     def why_weak(self, dense_limit: float, coverage_limit: float) -> str:
         """The reason shown for a weak result ("" when it is not weak)."""
@@ -123,7 +131,12 @@ class Strength:
         if not self.searched:
             return "no evidence found"
         if self.dense is not None:
-            return f"best evidence: cosine {self.dense:.3f} < {dense_limit}, coverage {self.coverage:.2f} < {coverage_limit}"
+            limit = self.dense_limit(dense_limit)
+            index = " (what unrelated questions reach in this index)" if limit != dense_limit else ""
+            return (
+                f"best evidence: cosine {self.dense:.3f} < {limit}{index}, coverage {self.coverage:.2f} < "
+                f"{coverage_limit}"
+            )
         return f"best evidence covers {self.coverage:.2f} of the question's words (< {coverage_limit})"
 
 
