@@ -51,3 +51,13 @@ def test_two_fold_picks_on_one_half_and_measures_on_the_other() -> None:
     assert folds[1]["picked"]["weak_dense"] == 0.78
     assert (folds[1]["held_out"]["answer_rate"], folds[1]["held_out"]["refusal_correctness"]) == (0.5, 0.0)
     assert two_fold(_runs()[:3], (0.8,), (0.5,), 1.0)[0]["picked"] is None  # no probes: nothing reaches it
+
+
+def test_the_level_unrelated_questions_reached_is_not_replayed() -> None:
+    """The limits a calibration writes are floors for any index: a probe the run refused only because its index's
+    unrelated level (0.86) was above the floor counts as answered at a floor of 0.82, as any question refused for weak
+    evidence that a candidate lets through does."""
+    probe = result("p3", answerable=False, best_dense=0.84, best_coverage=0.1, refused=True, weak=True)
+    probe.unrelated = 0.86
+    out = sweep([*_runs(), probe], (0.82, 0.86), (0.5,))
+    assert [o.refused_probes for o in out] == [1, 3]  # p3 refused at 0.86 only, like p1

@@ -75,9 +75,11 @@ class Outcome:
 
 
 def weak(r: QuestionResult, dense: float, cov: float) -> bool:
-    """The retriever's weak-evidence rule on the recorded evidence strength of a question (the cosine limit raised to
-    what unrelated questions reached in its index, as in the run)."""
-    return Strength(r.best_dense, r.best_coverage, r.pinned, r.searched, r.unrelated).is_weak(dense, cov)
+    """The retriever's weak-evidence rule on the recorded evidence strength of a question, at the candidate limits as
+    they are: the limits written are floors for any index, so the level unrelated questions reached in this one
+    (``QuestionResult.unrelated``) is not applied (a question it refused that a candidate lets through counts as
+    answered, ``refused``)."""
+    return Strength(r.best_dense, r.best_coverage, r.pinned, r.searched).is_weak(dense, cov)
 
 
 def refused(r: QuestionResult, c: Candidate) -> bool:

@@ -1,5 +1,5 @@
 """Questions about things no index of laws, regulations, policies or procedures is about, per language: what an
-unrelated question finds in a given index (``retrieve.baseline``). Written for citewise; none of them is a question of
+unrelated question finds in a given index (``retrieve.unrelated``). Written for citewise; none of them is a question of
 the benchmarks (bench/answers.py's off-topic probes, bench/sets/offtopic_heldout.jsonl)."""
 
 from __future__ import annotations
