@@ -2,7 +2,7 @@
 citation precision, fabricated figures, latency per generator; and the calibration of the
 weak-evidence thresholds that decide zero-token refusals.
 
-    python bench/answers.py [--quick] [--local N] [--weak-dense X] [--weak-coverage Y] [--offtopic-heldout]
+    python bench/answers.py [--quick] [--local N] [--weak-dense X] [--weak-coverage Y] [--offtopic dev|heldout]
 
 Every question goes through ``citewise.evaluate.runner.Evaluator`` over ``citewise.open`` on the
 indexes bench/retrieval.py caches under .bench-cache/ (ALQAC 2022 for Vietnamese, ObliQA for
@@ -13,9 +13,9 @@ UIT-ViQuAD 2.0 questions about Wikipedia topics, absent from legal corpora) and 
 about topics absent from each corpus. The threshold sweep (weak-evidence refusal, which near-misses
 are built to pass) replays the run without the near-miss probes with ``citewise.evaluate.calibrate``. Writes
 bench/results/answers.json and the "Answers" section of docs/benchmarks.md (``--quick``:
-bench/results/answers-quick.json only). ``--offtopic-heldout``: only the held-out off-topic questions
-(bench/sets/offtopic_heldout.jsonl, run once to report) of each set's language, to
-bench/results/answers-offtopic-heldout.json.
+bench/results/answers-quick.json only). ``--offtopic SPLIT``: only the written off-topic questions of
+bench/sets/offtopic_SPLIT.jsonl (``dev``: English questions worded as rules are, to work on; ``heldout``: English and
+Vietnamese, run once per change to report) in each set's language, to bench/results/answers-offtopic-SPLIT.json.
 """
 
 from __future__ import annotations
@@ -135,11 +135,11 @@ OFF_TOPIC_VI = [
 
 
 NEARMISS = Path(__file__).resolve().parent / "sets" / "corpus_nearmiss.jsonl"
-OFFTOPIC_HELDOUT = NEARMISS.with_name("offtopic_heldout.jsonl")
 
 
-def heldout_offtopic(lang: str) -> list[EvalQuestion]:
-    rows = [json.loads(line) for line in OFFTOPIC_HELDOUT.read_text(encoding="utf-8").splitlines() if line.strip()]
+def written_offtopic(split: str, lang: str) -> list[EvalQuestion]:
+    path = NEARMISS.with_name(f"offtopic_{split}.jsonl")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [
         EvalQuestion(r["id"], r["question"], answerable=False, type="offtopic", lang=lang)
         for r in rows
@@ -241,7 +241,7 @@ def plans(embedder: Embedder) -> list[benchsets.BenchSet]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--quick", action="store_true", help="40 answerable questions and 40 probes per set")
-    ap.add_argument("--offtopic-heldout", action="store_true", help="only the held-out off-topic questions")
+    ap.add_argument("--offtopic", choices=["dev", "heldout"], default=None, help="only these off-topic questions")
     ap.add_argument("--local", type=int, default=0, help="also run the local 1.5B LLM on N answerable + N probes")
     ap.add_argument("--weak-dense", type=float, default=None)
     ap.add_argument("--weak-coverage", type=float, default=None)
@@ -270,7 +270,10 @@ def main(argv: list[str] | None = None) -> int:
             judge = engine.judge()
             report["judge"] = judge.name if judge is not None else "none"
             units = by_marker(chunk_units(engine.store))
-            questions = heldout_offtopic(ds.lang) if args.offtopic_heldout else questions_for(ds, n_ans, n_probe)
+            if args.offtopic:
+                questions = written_offtopic(args.offtopic, ds.lang)
+            else:
+                questions = questions_for(ds, n_ans, n_probe)
             log(f"{ds.name}: {len(questions)} questions")
             results = run_set(engine, "extractive", questions, f"{ds.name}/extractive")
             report["sets"][f"{ds.name}/extractive"] = summarize(results, units)
@@ -282,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
                 report["sets"][f"{ds.name}/local-1.5b"] = summarize(local, units)
         print(json.dumps(report["sets"], indent=1, ensure_ascii=False))
     report["sweep"], report["calibrated"], report["held_out"] = {}, {}, {}
-    for lang in () if args.offtopic_heldout else ("vi", "en"):
+    for lang in () if args.offtopic else ("vi", "en"):
         # weak evidence refuses topics the corpus lacks; near-miss probes have strong evidence by design
         rows = [r for r in everything if r.lang == lang and r.type != "nearmiss"]
         if not rows:
@@ -292,8 +295,8 @@ def main(argv: list[str] | None = None) -> int:
         report["sweep"][lang] = [o.to_dict() for o in outcomes]
         report["calibrated"][lang] = best.to_dict() if best else None
         report["held_out"][lang] = two_fold(rows, DENSE_GRID, COVERAGE_GRID, TARGET)
-    if args.offtopic_heldout:
-        out = RESULTS / "answers-offtopic-heldout.json"
+    if args.offtopic:
+        out = RESULTS / f"answers-offtopic-{args.offtopic}.json"
         write_results(out, {**report, "answers": {r.id: r.answer for r in everything}})
         log(f"wrote {out} (held-out off-topic questions only: docs/benchmarks.md untouched)")
     elif args.judge:  # a side run: the shipped default's figures and docs stay as they are
