@@ -53,7 +53,7 @@ def test_the_level_is_read_once_per_index_state() -> None:
     assert u.known("en", (1, 1)) == u.level("en", (1, 1))
     assert len(asked) == len(PROBES["en"])  # read once for that state
     u.level("en", (2, 1))
-    assert len(asked) == 2 * len(PROBES["en"])  # and again when the index changed
+    assert len(asked) == 2 * len(PROBES["en"])  # and again when the index's documents changed
     # probes that find no vectors (an index still embedding) leave the configured limit
     assert Unrelated(lambda q: Result("en", None), 90.0, 0.01).level("en", (1, 1)) is None  # type: ignore[arg-type]
 
@@ -63,3 +63,32 @@ def test_the_limit_in_force_is_never_below_the_configured_one() -> None:
     assert s.dense_limit(0.82) == 0.82 and s.dense_limit(0.70) == 0.81
     assert s.is_weak(0.82, 0.6) and s.is_weak(0.70, 0.6) is False
     assert Strength(0.80, 0.2, False, True, unrelated=0.81).is_weak(0.70, 0.6)
+
+
+def test_while_only_vectors_are_added_the_level_is_read_again_once_a_minute() -> None:
+    """Background embedding changes the index state with every batch: the level read stays in force for a minute
+    while the documents are the same, not for a new document."""
+
+    class Result:
+        analysis = type("A", (), {"lang": "en"})()
+        strength = type("S", (), {"dense": 0.8})()
+
+    reads: list[str] = []
+    now = [0.0]
+
+    def search(question: str) -> Result:
+        reads.append(question)
+        return Result()
+
+    u = Unrelated(search, 90.0, 0.01, clock=lambda: now[0])  # type: ignore[arg-type]
+    u.level("en", (1, 10))
+    n = len(reads)
+    now[0] = 30.0
+    assert u.known("en", (1, 11)) is not None and u.level("en", (1, 12)) is not None and len(reads) == n
+    now[0] = 61.0
+    assert u.known("en", (1, 13)) is None  # stale: the next search that needs it reads it again
+    u.level("en", (1, 13))
+    assert len(reads) == 2 * n
+    now[0] = 62.0
+    u.level("en", (2, 13))  # a document added or removed
+    assert len(reads) == 3 * n

@@ -10,6 +10,7 @@ percentile of their best cosines, plus ``margin``). Never lower than the configu
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -17,27 +18,45 @@ import numpy as np
 from citewise.retrieve.probes import PROBES
 from citewise.retrieve.records import SearchResult
 
+STALE_S = 60.0
+"""Seconds a level read stays in force while only vectors are being added to the index (its documents unchanged):
+during background embedding the index state changes with every batch, and reading the level again each time would
+cost a near-weak question 0.5-0.7 s per batch."""
+
 
 class Unrelated:
-    """The probes' cosine level per language, read on first use and again when the index changes."""
+    """The probes' cosine level per language, read on first use and again when the index changes: at once when its
+    documents change (the state's first part, the generation), at most every ``STALE_S`` seconds while only its vectors
+    do."""
 
-    def __init__(self, search: Callable[[str], SearchResult], quantile: float, margin: float) -> None:
+    def __init__(
+        self,
+        search: Callable[[str], SearchResult],
+        quantile: float,
+        margin: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         """``search``: the retriever's search without this limit (no probe reads another probe)."""
-        self.search, self.quantile, self.margin = search, quantile, margin
-        self._levels: dict[str, tuple[tuple[int, ...], float | None]] = {}
+        self.search, self.quantile, self.margin, self.clock = search, quantile, margin, clock
+        self._levels: dict[str, tuple[tuple[int, ...], float | None, float]] = {}
 
     def level(self, lang: str, state: tuple[int, ...]) -> float | None:
         """The probes' level for ``lang`` in the index at ``state`` (``None``: they find no vectors)."""
-        known = self._levels.get(lang)
-        if known is None or known[0] != state:
-            known = (state, self._level(lang))
-            self._levels[lang] = known
-        return known[1]
+        if not self._fresh(lang, state):
+            self._levels[lang] = (state, self._level(lang), self.clock())
+        return self._levels[lang][1]
 
     def known(self, lang: str, state: tuple[int, ...]) -> float | None:
-        """The level for ``lang`` when already read at ``state``, else ``None`` (nothing is searched)."""
-        known = self._levels.get(lang)
-        return known[1] if known is not None and known[0] == state else None
+        """The level for ``lang`` when read for ``state`` and still in force, else ``None`` (nothing is searched)."""
+        return self._levels[lang][1] if self._fresh(lang, state) else None
+
+    def _fresh(self, lang: str, state: tuple[int, ...]) -> bool:
+        read = self._levels.get(lang)
+        if read is None:
+            return False
+        if read[0] == state:
+            return True
+        return read[0][:1] == state[:1] and self.clock() - read[2] < STALE_S
 
     def _level(self, lang: str) -> float | None:
         best = []
