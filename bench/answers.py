@@ -196,6 +196,7 @@ def summarize(results: list[QuestionResult], units: dict[str, Any]) -> dict[str,
     cited = [[units.get(c) for s in r.sentences for c in s.citations] for r in answered]
     correct = [sum(u is not None and u in gold(r) for u in us) for r, us in zip(answered, cited, strict=True)]
     n_cites = sum(len(us) for us in cited)
+    direct = [c for r, c in zip(answered, correct, strict=True) if r.answered]
     lat = sorted(r.latency_ms for r in results)
     return {
         "answerable": len(ans),
@@ -214,6 +215,8 @@ def summarize(results: list[QuestionResult], units: dict[str, Any]) -> dict[str,
         },
         "citation_precision": round(sum(correct) / n_cites, 4) if n_cites else None,
         "answers_citing_gold": round(sum(c > 0 for c in correct) / len(answered), 4) if answered else None,
+        # a "no direct answer" lists its closest provisions without citing sentences: over the direct answers only
+        "direct_answers_citing_gold": round(sum(c > 0 for c in direct) / len(direct), 4) if direct else None,
         "answers_by_generator": dict(Counter(r.generator for r in answered)),
         "sentences_shown": sum(len(r.sentences) for r in results),
         "shown_sentences_with_unsupported_figures": sum("number" in s.failed for r in results for s in r.sentences),
@@ -326,13 +329,15 @@ def docs(report: dict[str, Any]) -> list[str]:
         " Answerable = dev questions with gold articles/passages; probes = near-miss questions about provisions of"
         " the corpus that do not answer them (bench/sets/corpus_nearmiss.jsonl), unanswerable rows of the"
         " answerability set (Wikipedia topics) and questions about topics absent from the corpus; 'not answered'"
-        " counts refusals and 'no direct answer'. Citation precision = share of citations whose"
-        " chunk belongs to a gold unit (stricter than 'judged supporting': a citation of another correct article"
-        " counts as wrong).",
+        " counts refusals and 'no direct answer'. Answers citing gold: over the answers not refused, a 'no direct"
+        " answer' (its closest provisions listed, no sentence cited) counting as not citing; in brackets over the"
+        " direct answers only. Citation precision = share of citations whose chunk belongs to a gold unit (stricter"
+        " than 'judged supporting': a citation of another correct article counts as wrong).",
         "",
         "| set | judge | answerable | not refused | answered directly | probes | refusal correctness | not answered:"
-        " near-miss / Wikipedia / off-topic | citation precision | answers citing gold |"
-        " answers shown by | shown sentences with unsupported figures | drafts with fabricated figures | p50 ms | p95 ms |",
+        " near-miss / Wikipedia / off-topic | citation precision | answers citing gold (direct answers) |"
+        " answers shown by | shown sentences with unsupported figures | drafts with fabricated figures | p50 ms |"
+        " p95 ms |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, s in report["sets"].items():
@@ -345,7 +350,8 @@ def docs(report: dict[str, Any]) -> list[str]:
             f"| {name} | {report.get('judge', '–')} | {s['answerable']} | {s['answer_rate']} |"
             f" {s.get('direct_answer_rate', '–')} | {s['probes']} | {s['refusal_correctness']} |"
             f" {per_type} |"
-            f" {s['citation_precision']} | {s['answers_citing_gold']} | {by} |"
+            f" {s['citation_precision']} | {s['answers_citing_gold']} ({s.get('direct_answers_citing_gold', '–')}) |"
+            f" {by} |"
             f" {s['shown_sentences_with_unsupported_figures']} | {s['drafts_with_fabricated_figures']} |"
             f" {s['p50_ms']} | {s['p95_ms']} |"
         )
