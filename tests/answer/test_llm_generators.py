@@ -47,7 +47,9 @@ def retriever(module_index: Path, embedder: Embedder) -> Retriever:
 
 @pytest.fixture(scope="module")
 def local(smollm: Path) -> LlamaCppGenerator:
-    return LlamaCppGenerator(LlmSettings(n_ctx=2048, max_tokens=320), gguf=smollm)
+    # not the default 25 s budget: on a loaded machine a whole draft can take longer, and these tests are about the
+    # draft; stopping at the budget has its own test
+    return LlamaCppGenerator(LlmSettings(n_ctx=2048, max_tokens=320, budget_s=900), gguf=smollm)
 
 
 def test_local_llama_cpp_writes_a_schema_shaped_draft(local: LlamaCppGenerator, retriever: Retriever) -> None:
