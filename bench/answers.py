@@ -137,13 +137,13 @@ OFF_TOPIC_VI = [
 NEARMISS = Path(__file__).resolve().parent / "sets" / "corpus_nearmiss.jsonl"
 
 
-def written_offtopic(split: str, lang: str) -> list[EvalQuestion]:
-    path = NEARMISS.with_name(f"offtopic_{split}.jsonl")
+def written_probes(path: Path, kind: str, lang: str) -> list[EvalQuestion]:
+    """The probes of a written set (JSONL: id, question, lang) in ``lang``, of ``kind``; none when the file is absent."""
+    if not path.exists():
+        return []
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [
-        EvalQuestion(r["id"], r["question"], answerable=False, type="offtopic", lang=lang)
-        for r in rows
-        if r["lang"] == lang
+        EvalQuestion(r["id"], r["question"], answerable=False, type=kind, lang=lang) for r in rows if r["lang"] == lang
     ]
 
 
@@ -153,17 +153,6 @@ PROBE_TYPES = ("nearmiss", "wikipedia", "offtopic")
 questions (Wikipedia topics); questions about topics absent from the corpus."""
 
 
-def nearmiss_probes(lang: str) -> list[EvalQuestion]:
-    if not NEARMISS.exists():
-        return []
-    rows = [json.loads(line) for line in NEARMISS.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [
-        EvalQuestion(r["id"], r["question"], answerable=False, type="nearmiss", lang=lang)
-        for r in rows
-        if r["lang"] == lang
-    ]
-
-
 def questions_for(ds: benchsets.BenchSet, n_ans: int, n_probe: int) -> list[EvalQuestion]:
     offtopic = OFF_TOPIC_EN if ds.lang == "en" else OFF_TOPIC_VI
     written = [
@@ -171,7 +160,7 @@ def questions_for(ds: benchsets.BenchSet, n_ans: int, n_probe: int) -> list[Eval
         for i, q in enumerate(offtopic, start=1)
     ]
     wiki = [replace(q, type="wikipedia") for q in benchsets.probes(ds.lang, max(0, n_probe - len(offtopic)))]
-    return [*benchsets.eval_questions(ds, n_ans), *nearmiss_probes(ds.lang), *wiki, *written]
+    return [*benchsets.eval_questions(ds, n_ans), *written_probes(NEARMISS, "nearmiss", ds.lang), *wiki, *written]
 
 
 def run_set(engine: Engine, generator: str, questions: list[EvalQuestion], label: str) -> list[QuestionResult]:
@@ -274,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
             report["judge"] = judge.name if judge is not None else "none"
             units = by_marker(chunk_units(engine.store))
             if args.offtopic:
-                questions = written_offtopic(args.offtopic, ds.lang)
+                questions = written_probes(NEARMISS.with_name(f"offtopic_{args.offtopic}.jsonl"), "offtopic", ds.lang)
             else:
                 questions = questions_for(ds, n_ans, n_probe)
             log(f"{ds.name}: {len(questions)} questions")

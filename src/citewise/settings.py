@@ -128,8 +128,9 @@ class RetrieveSettings(_Section):
     weak_probe_quantile: float | None = 90.0
     """The ``weak_dense`` limit is raised to the cosine this percentile of questions about unrelated things
     (``retrieve.probes``) reach in the index, plus ``weak_probe_margin`` (``retrieve.unrelated``: a large index brings
-    every question closer to something); ``None``: the limits as set. Read once per index state and language, when a
-    question's evidence would be weak at the raised limit only."""
+    every question closer to something); ``None``: the limits as set. Read per language when a question's evidence
+    would be weak at the raised limit only, again when the index's documents change and at most once a minute while
+    only its vectors do."""
     weak_probe_margin: float = 0.01
 
 

@@ -86,7 +86,7 @@ class Retriever:
         answered from the cache of the last ``settings.cache`` searches."""
         k = k or self.settings.k
         if self.settings.cache <= 0:
-            return self._search(question, k)
+            return self._search(question, k, None if self._unrelated is None else self.store.state())
         t0 = self.clock()
         key = (" ".join(question.split()), k)
         state = self.store.state()
@@ -96,7 +96,7 @@ class Retriever:
             result = copy.deepcopy(hit[1])
             result.timings = {"cache": (self.clock() - t0) * 1000, "total": (self.clock() - t0) * 1000}
             return result
-        result = self._search(question, k)
+        result = self._search(question, k, state)
         self._cache[key] = (state, copy.deepcopy(result))
         while len(self._cache) > self.settings.cache:
             self._cache.popitem(last=False)
@@ -148,9 +148,11 @@ class Retriever:
         return _Gathered(analysis, inputs, qvec, reasons)
 
     def _probe(self, question: str) -> SearchResult:
-        return self._search(question, self.settings.k, probing=True)
+        return self._search(question, self.settings.k, None)
 
-    def _search(self, question: str, k: int, probing: bool = False) -> SearchResult:
+    def _search(self, question: str, k: int, state: tuple[int, ...] | None) -> SearchResult:
+        """One search of the index at ``state`` (its ``Store.state()``, read once by ``search``); ``None`` when no
+        unrelated level is read (a probe of ``retrieve.unrelated``, or the level turned off)."""
         s = self.settings
         timings: dict[str, float] = {}
         t0 = self.clock()
@@ -238,8 +240,8 @@ class Retriever:
             e.rank = i + 1
         strength = measure(analysis.question, evidence)
         dense_limit, cov_limit = limits(analysis.lang, s.weak_dense, s.weak_coverage)
-        if self._unrelated is not None and not probing:
-            tb, state = self.clock(), self.store.state()
+        if self._unrelated is not None and state is not None:
+            tb = self.clock()
             level = self._unrelated.known(analysis.lang, state)
             if level is None and strength.is_weak(1.0, cov_limit) and not strength.is_weak(dense_limit, cov_limit):
                 level = self._unrelated.level(analysis.lang, state)  # weak at some limit: read the one it needs

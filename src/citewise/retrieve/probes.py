@@ -1,6 +1,9 @@
 """Questions about things no index of laws, regulations, policies or procedures is about, per language: what an
-unrelated question finds in a given index (``retrieve.unrelated``). Written for citewise; none of them is a question of
-the benchmarks (bench/answers.py's off-topic probes, bench/sets/offtopic_heldout.jsonl)."""
+unrelated question finds in a given index (``retrieve.unrelated``). Written for citewise. Two Vietnamese ones are also
+written off-topic dev probes of bench/answers.py ("Ai là người đầu tiên đặt chân lên Mặt Trăng?", "Ai phát minh ra bóng
+đèn điện?") and two are close to others ("… Tiến quân ca?", and "… cần ngủ bao nhiêu tiếng mỗi ngày?" to a held-out
+question); the Vietnamese level stayed under the configured limit on the indexes those sets are asked of, so no figure
+read them through it, but they are to be replaced (with a measured change: the levels move)."""
 
 from __future__ import annotations
 

@@ -59,11 +59,12 @@ class Unrelated:
         return read[0][:1] == state[:1] and self.clock() - read[2] < STALE_S
 
     def _level(self, lang: str) -> float | None:
+        probes = PROBES.get(lang, ())
         best = []
-        for question in PROBES.get(lang, ()):
+        for question in probes:
             result = self.search(question)
             if result.analysis.lang == lang and result.strength.dense is not None:
                 best.append(result.strength.dense)
-        if len(best) < len(PROBES.get(lang, ())) // 2:
+        if len(best) < len(probes) // 2:
             return None  # no vectors yet, or the probes read as another language: the configured limit stands
         return float(np.percentile(best, self.quantile)) + self.margin
