@@ -1,9 +1,7 @@
 """Questions about things no index of laws, regulations, policies or procedures is about, per language: what an
-unrelated question finds in a given index (``retrieve.unrelated``). Written for citewise. Two Vietnamese ones are also
-written off-topic dev probes of bench/answers.py ("Ai là người đầu tiên đặt chân lên Mặt Trăng?", "Ai phát minh ra bóng
-đèn điện?") and two are close to others ("… Tiến quân ca?", and "… cần ngủ bao nhiêu tiếng mỗi ngày?" to a held-out
-question); the Vietnamese level stayed under the configured limit on the indexes those sets are asked of, so no figure
-read them through it, but they are to be replaced (with a measured change: the levels move)."""
+unrelated question finds in a given index (``retrieve.unrelated``). Written for citewise; none is a question, or a
+close rewording of one, of the project's benchmark and probe sets (checked by word overlap: the closest share only
+their frame, "How long does … take to …?", never their topic)."""
 
 from __future__ import annotations
 
@@ -27,7 +25,7 @@ PROBES: dict[str, tuple[str, ...]] = {
         "Who was the first person to climb K2?",
         "What are the symptoms of a cold versus the flu?",
         "How do I train my cat to use a scratching post?",
-        "What is the largest desert in the world?",
+        "How deep is the Mariana Trench?",
         "How can I improve my chess openings?",
         "How often should I water a cactus?",
         "What is the difference between a crocodile and an alligator?",
@@ -36,14 +34,14 @@ PROBES: dict[str, tuple[str, ...]] = {
         "What is the height of the Eiffel Tower?",
         "How do I change the strings on an acoustic guitar?",
         "Which vitamins are found in spinach?",
-        "How many players are on a volleyball court?",
+        "How do I wax a snowboard?",
         "What does a sommelier do?",
         "How do I remove a red wine stain from a carpet?",
         "What causes thunder?",
         "How long does it take to learn to ski?",
         "Which countries border Switzerland?",
         "How do I clean a cast iron pan?",
-        "What is the most spoken language in the world?",
+        "Which bird can fly backwards?",
         "How much sleep does a teenager need?",
         "How do bees make honey?",
         "What is a good name for a golden retriever puppy?",
@@ -52,11 +50,11 @@ PROBES: dict[str, tuple[str, ...]] = {
         "How far can a hot air balloon travel?",
         "What time does the sun set in Lisbon in summer?",
         "How do I paint a watercolour landscape?",
-        "What is the capital of Canada?",
+        "What is the wingspan of an albatross?",
         "How do I keep basil alive indoors?",
         "Which film won the Oscar for best picture in 1995?",
         "How many teeth does an adult human have?",
-        "What is the recipe for banana bread?",
+        "What wood burns best in a fireplace?",
         "How do I tie a bowline knot?",
         "How fast can a cheetah run?",
         "How do I descale a kettle?",
@@ -67,26 +65,26 @@ PROBES: dict[str, tuple[str, ...]] = {
         "How many hours of daylight are there in Oslo in December?",
         "What should I pack for a camping trip?",
         "How do I stop my glasses from fogging up?",
-        "Who invented the light bulb?",
+        "Who painted the ceiling of the Sistine Chapel?",
         "How long does paint take to dry?",
     ),
     "vi": (
         "Luộc trứng lòng đào mất bao nhiêu phút?",
-        "Đội bóng nào vô địch World Cup nhiều lần nhất?",
+        "Con kiến có mấy chân?",
         "Khoảng cách từ Trái Đất đến Mặt Trăng là bao nhiêu?",
         "Làm sao để diệt rệp trên cây hoa hồng?",
-        "Ai là tác giả bài hát Tiến quân ca?",
+        "Cây tre ra hoa khi nào?",
         "Nướng bánh mì ở nhiệt độ bao nhiêu là vừa?",
         "Đàn bầu có mấy dây?",
-        "Tại sao bầu trời có màu xanh?",
+        "Vì sao cầu vồng có bảy màu?",
         "Mùa nào đi Sa Pa ngắm tuyết?",
         "Cách sửa bản lề cửa bị kêu cót két?",
         "Con vật nào sống lâu nhất thế giới?",
         "Nội dung chính của tác phẩm Chí Phèo là gì?",
         "Chạy bộ một cây số đốt bao nhiêu calo?",
         "Luật việt vị trong bóng đá được hiểu thế nào?",
-        "Cách pha cà phê phin ngon?",
-        "Ai là người đầu tiên đặt chân lên Mặt Trăng?",
+        "Cách nuôi cá betta khỏe mạnh?",
+        "Loài chim nào bay nhanh nhất?",
         "Triệu chứng cảm cúm khác cảm lạnh thế nào?",
         "Làm sao dạy mèo đi vệ sinh đúng chỗ?",
         "Sa mạc lớn nhất thế giới là sa mạc nào?",
@@ -105,7 +103,7 @@ PROBES: dict[str, tuple[str, ...]] = {
         "Việt Nam có đường biên giới với những nước nào?",
         "Cách vệ sinh chảo gang?",
         "Ngôn ngữ nào có nhiều người nói nhất thế giới?",
-        "Trẻ vị thành niên cần ngủ bao nhiêu tiếng mỗi ngày?",
+        "Cách làm bánh flan không bị rỗ?",
         "Ong làm mật như thế nào?",
         "Nên đặt tên gì cho chó con giống Phú Quốc?",
         "Cách khôi phục cài đặt gốc cho đồng hồ thông minh?",
@@ -127,7 +125,7 @@ PROBES: dict[str, tuple[str, ...]] = {
         "Lịch sử Thế vận hội Olympic bắt đầu từ khi nào?",
         "Đi cắm trại cần mang theo những gì?",
         "Làm sao để kính không bị mờ hơi nước?",
-        "Ai phát minh ra bóng đèn điện?",
+        "Hoa sen thường nở vào tháng mấy?",
         "Sơn tường bao lâu thì khô?",
         "Món bún chả Hà Nội nấu thế nào?",
         "Vì sao nước biển có vị mặn?",
