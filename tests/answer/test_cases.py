@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.answer.cases import case_clause, case_stated, is_case_clause
+from citewise.answer.cases import asks_heaviest, case_clause, case_stated, is_case_clause
 from citewise.answer.extractive import ExtractiveGenerator, names_a_conflict
 from citewise.answer.records import Fragment
 from citewise.retrieve.records import Evidence
@@ -93,3 +93,50 @@ def test_a_figure_set_next_to_a_new_word_states_a_case() -> None:
     assert case_stated(asked, clause3, clause1) == 1.0
     assert case_clause(asked, clause1, [clause3]) == 0
     assert case_clause("Người phá thai trái phép làm chết người thì bị phạt tù bao lâu?", clause1, [clause3]) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Người trồng cây cần sa có thể bị phạt tù lên đến bao nhiêu năm?",
+        "Trồng cây thuốc phiện thì bị phạt tù tối đa bao nhiêu năm?",
+    ],
+)
+def test_the_most_an_offence_brings_is_the_heaviest_frame_of_its_article(question: str) -> None:
+    """A question asking for the most and stating no case: the frame with the longest term, cited to its clause."""
+    draft = ExtractiveGenerator().generate(question, _article(), "vi")
+    first = draft.sentences[0]
+    assert first.text == "Thời hạn là từ 03 năm đến 07 năm.", [s.text for s in draft.sentences]
+    assert first.quote_span is not None and ARTICLE[slice(*first.quote_span)] == "từ 03 năm đến 07 năm"
+
+
+def test_a_case_stated_keeps_its_frame_when_the_most_is_asked() -> None:
+    question = "Người trồng từ 500 cây đến dưới 3.000 cây thuốc phiện thì bị phạt tù tối đa bao nhiêu năm?"
+    draft = ExtractiveGenerator().generate(question, _article(), "vi")
+    assert draft.sentences[0].text == "Thời hạn là từ 06 tháng đến 03 năm.", [s.text for s in draft.sentences]
+
+
+def test_the_term_of_the_penalty_the_question_names() -> None:
+    """ "phạt tù" in the question: the prison term, not the "cải tạo không giam giữ đến 03 năm" before it."""
+    text = (
+        "1. Người nào chiếm đoạt hoặc hủy hoại di vật của tử sỹ, thì bị phạt cải tạo không giam giữ đến 03 năm hoặc "
+        "phạt tù từ 06 tháng đến 03 năm."
+    )
+    header = "[Bộ luật Hình sự › Điều 418. Tội chiếm đoạt hoặc hủy hoại di vật của tử sỹ]"
+    chunk = Chunk("blhs", 0, None, "Điều 418", ["Điều 418"], header, text, 0, len(text), "vi", "file:///p")
+    frag = [Fragment("F1", Evidence(chunk, "Bộ luật Hình sự", 1.0, char_start=0, char_end=len(text), text=text))]
+    draft = ExtractiveGenerator().generate("Chiếm đoạt di vật của tử sĩ thì bị phạt tù bao lâu?", frag, "vi")
+    assert draft.sentences[0].text == "Thời hạn là từ 06 tháng đến 03 năm.", [s.text for s in draft.sentences]
+
+
+def test_the_offence_of_the_first_clause_stated_keeps_its_frame_when_the_most_is_asked() -> None:
+    """ "… gây thiệt hại nghiêm trọng …" is clause 1's offence, not the heaviest clause's "rất nghiêm trọng"."""
+    clause1 = (
+        "1. Người nào vi phạm quy định về phòng cháy, chữa cháy làm cháy kho hàng gây thiệt hại nghiêm trọng, thì bị "
+        "phạt tù từ 06 tháng đến 05 năm."
+    )
+    heading = "[Bộ luật Hình sự › Điều 313. Tội vi phạm quy định về phòng cháy, chữa cháy]"
+    asked = "Làm cháy kho hàng gây thiệt hại nghiêm trọng thì có thể bị phạt tù tối đa bao nhiêu năm?"
+    assert not asks_heaviest(asked, clause1, heading)
+    assert asks_heaviest("Vi phạm quy định về phòng cháy thì bị phạt tù tối đa bao nhiêu năm?", clause1, heading)
+    assert not asks_heaviest("Vi phạm quy định về phòng cháy thì bị phạt tù bao nhiêu năm?", clause1, heading)

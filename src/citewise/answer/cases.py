@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from citewise.textmatch import marked_words
+from citewise.textmatch import marked_words, short_keys
 
 _CASE_CLAUSE = re.compile(r"^\s*(?:\d+\.\s*)?Phạm tội\b", re.I)
 """A clause that sets a frame for cases of the article's offence ("2. Phạm tội trong trường hợp …, thì …")."""
@@ -64,3 +64,43 @@ def case_clause(question: str, best: str, clauses: list[str]) -> int | None:
     scored = [(case_stated(question, c, best), i) for i, c in enumerate(clauses)]
     score, at = max(scored, default=(0.0, -1))
     return at if score >= STATED else None
+
+
+_HEAVIEST = re.compile(
+    r"(?<![^\W_])(?:tối đa|lên (?:đến|tới)|cao nhất|nặng nhất)(?![^\W_])|\b(?:up to|at most|maximum|highest|heaviest)\b",
+    re.I,
+)
+"""A question asking for the most an offence can bring ("có thể bị phạt tù lên đến bao nhiêu năm?", "tối đa")."""
+
+_TERM = re.compile(r"(\d+)\s*(năm|tháng|ngày|years?|months?|days?)\b", re.I)
+_MONTHS = {"năm": 12.0, "year": 12.0, "tháng": 1.0, "month": 1.0, "ngày": 1 / 30, "day": 1 / 30}
+
+PENALTIES = ("phat tu", "phat tien", "giam giu")
+"""The penalties a figure can be a term or an amount of, as the two words before it read folded ("phạt tù từ 06 tháng
+đến 03 năm", "phạt tiền từ …", "cải tạo không giam giữ đến 03 năm")."""
+
+
+OWN_STATED = 0.5
+"""Share of the words of a case of the answering clause's own list that a question asking for the most must hold to be
+read as stating it (its own frame is then the answer): "từ 500 cây đến dưới 3.000 cây" without "Với số lượng"."""
+OWN_WORDS_SAID = 2
+"""Words of the answering clause's offence, beyond its article's heading, that such a question must say to be read as
+putting that clause's case ("… gây hậu quả nghiêm trọng …" of "1. Người nào … gây hậu quả nghiêm trọng, thì …")."""
+_THEN = re.compile(r",?\s+thì\s+", re.I)
+
+
+def asks_heaviest(question: str, clause: str, heading: str) -> bool:
+    """Whether ``question`` asks for the most its offence can bring (``_HEAVIEST``) and puts none of the cases that
+    ``clause`` (the clause the answer would come from, with its list) sets its frame for, neither one of its list
+    ("Người trồng từ 500 cây đến dưới 3.000 cây … thì bị phạt tù tối đa bao nhiêu năm?") nor the one its offence states
+    beyond its article's ``heading`` ("… gây hậu quả nghiêm trọng …")."""
+    if _HEAVIEST.search(question) is None or case_stated(question, clause, heading) >= OWN_STATED:
+        return False
+    offence = _THEN.split(clause, maxsplit=1)[0]
+    return len((short_keys(offence) - short_keys(heading)) & short_keys(question)) < OWN_WORDS_SAID
+
+
+def upper_bound(value: str) -> float | None:
+    """The longest term ``value`` states, in months ("từ 02 năm đến 07 năm" -> 84); ``None`` when it states none."""
+    terms = [int(n) * _MONTHS[unit.lower().rstrip("s")] for n, unit in _TERM.findall(value)]
+    return max(terms) if terms else None

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, replace
 
 from citewise.answer.base import Generator, SentenceSink
-from citewise.answer.cases import case_clause, is_case_clause
+from citewise.answer.cases import PENALTIES, asks_heaviest, case_clause, is_case_clause, upper_bound
 from citewise.answer.cloze import written_from
 from citewise.answer.conflicts import Stated, same_statement
 from citewise.answer.counts import counted, counted_as_asked, counts_the_asked, item_number, ordinal
@@ -230,10 +230,11 @@ def _percent(text: str, asked: bool = False) -> set[str]:
     return {"%"} if (_ASKS_PERCENT if asked else _PERCENT).search(fold(text).lower()) else set()
 
 
-def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int, int, int, int, int, int]:
+def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int, int, int, int, int, int, int]:
     """Answers in the unit or of the thing the question names first ("how many hours" -> "72 hours", "capped at 4%" ->
     "7 %", "how many men" -> "30,000 men" before "300 ships"), a range for a question asking one ("từ bao nhiêu đến bao
-    nhiêu năm?"), figures before words,
+    nhiêu năm?"), a term of the penalty the question names ("phạt tù lên đến bao nhiêu năm?": "phạt tù từ 06 tháng
+    đến 03 năm", not the "cải tạo không giam giữ đến 03 năm" before it), figures before words,
     then the one led into by the words the question puts before its asking word (``_led``), then one set for a case
     the question puts ("từ tháng thứ 07 hoặc từ tháng thứ 06 nếu làm việc ở vùng cao, …" asked of the highlands: 06),
     before one set for no case and one set for a case it does not put, then the one the
@@ -256,6 +257,7 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
     return (
         0 if named else 1,
         0 if ranged else 1,
+        0 if _penalty_named(question, text, span[0]) else 1,
         0 if any(ch.isdigit() for ch in value) else 1,
         0 if led else 1,
         case,
@@ -264,6 +266,12 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
         -follows,
         extra,
     )
+
+
+def _penalty_named(question: str, text: str, at: int) -> bool:
+    """Whether the figure at ``at`` of ``text`` is of a penalty (``cases.PENALTIES``) that ``question`` names."""
+    pair = " ".join(_WORD.findall(fold(text[max(0, at - 40) : at]).lower())[-2:])
+    return pair in PENALTIES and pair in " ".join(_WORD.findall(fold(question).lower()))
 
 
 _FIGURE_UNIT = re.compile(rf"\d\s*(?:{_UNIT.pattern})", re.I)
@@ -1045,10 +1053,35 @@ class ExtractiveGenerator(Generator):
         ]
         known = f"{best.fragment.evidence.chunk.header} {_with_list(best)}"
         at = case_clause(question, known, [_with_list(c) for c in clauses])
+        if at is None and asks_heaviest(question, _with_list(best), best.fragment.evidence.chunk.header):
+            return self._heaviest(question, found, clauses, kinds)
         other = None if at is None else self._value(question, clauses[at], kinds)
         if other is None or other[0] != found[0] or _penalty(best.text, found[1]) != _penalty(other[2].text, other[1]):
             return found
         return other
+
+    def _heaviest(
+        self, question: str, found: tuple[str, str, _Candidate, int], clauses: list[_Candidate], kinds: list[str]
+    ) -> tuple[str, str, _Candidate, int]:
+        """Of ``found`` and the figures of the same kind and penalty that ``clauses`` (its article's clauses for cases
+        of the offence) set, the one with the longest term: a question asking for the most an offence can bring and
+        stating no case ("Chiếm đoạt di vật của tử sĩ có thể bị phạt tù lên đến bao nhiêu năm?") is answered by the
+        heaviest frame (clause 2's "từ 02 năm đến 07 năm"), not by clause 1's."""
+        heaviest, most = found, upper_bound(found[1])
+        if most is None:
+            return found
+        for clause in clauses:
+            other = self._value(question, clause, kinds)
+            if (
+                other is None
+                or other[0] != found[0]
+                or _penalty(found[2].text, found[1]) != _penalty(clause.text, other[1])
+            ):
+                continue
+            bound = upper_bound(other[1])
+            if bound is not None and bound > most:
+                heaviest, most = other, bound
+        return heaviest
 
     def _value(self, question: str, cand: _Candidate, kinds: list[str]) -> tuple[str, str, _Candidate, int] | None:
         """(answer type, value, sentence, start of the value in Document.text) of the first answer of one of
