@@ -26,6 +26,7 @@ SYNONYMS: tuple[Synonym, ...] = (
     # -- marriage and family ------------------------------------------------------------------
     Synonym("vi", ("cưới nhau", "cưới", "lấy nhau", "lấy chồng", "lấy vợ", "làm giấy cưới"), "kết hôn"),
     Synonym("vi", ("giấy hôn thú", "giấy cưới"), "đăng ký kết hôn"),
+    Synonym("vi", ("hết là vợ chồng", "không còn là vợ chồng", "hết làm vợ chồng"), "chấm dứt hôn nhân"),
     Synonym("vi", ("ly dị", "bỏ nhau", "bỏ chồng", "bỏ vợ"), "ly hôn"),
     Synonym(
         "vi",
@@ -42,7 +43,11 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("vi", ("anh em họ",), "có họ trong phạm vi ba đời"),
     Synonym("vi", ("đồng tính", "cùng giới", "cũng là nữ", "cũng là nam"), "cùng giới tính"),
     Synonym("vi", ("tiền nuôi con", "chu cấp", "gửi tiền nuôi"), "cấp dưỡng"),
-    Synonym("vi", ("giành nuôi con", "giành quyền nuôi con", "quyền nuôi con", "con ở với ai"), "trực tiếp nuôi con"),
+    Synonym(
+        "vi",
+        ("giành nuôi con", "giành quyền nuôi con", "quyền nuôi con", "con ở với ai", "ở với bố hay", "ở với mẹ hay"),
+        "trực tiếp nuôi con",
+    ),
     Synonym("vi", ("đánh vợ", "đánh đập", "bạo hành"), "bạo lực gia đình"),
     Synonym("vi", ("có bầu", "đang bầu", "mang bầu", "bầu tháng", "có thai"), "mang thai"),
     Synonym("vi", ("đẻ thuê", "đẻ hộ", "đẻ giúp", "mang bầu hộ"), "mang thai hộ"),
@@ -77,7 +82,19 @@ SYNONYMS: tuple[Synonym, ...] = (
     # -- inheritance ---------------------------------------------------------------------------
     Synonym("vi", ("chia đất của bố mẹ", "tài sản bố mẹ để lại", "của bố mẹ để lại"), "di sản thừa kế"),
     Synonym("vi", ("di chúc viết hộ", "viết hộ di chúc", "nhờ viết di chúc"), "di chúc có người làm chứng"),
-    Synonym("vi", ("không nhận phần", "từ chối nhận phần"), "từ chối nhận di sản"),
+    Synonym(
+        "vi",
+        (
+            "không nhận phần",
+            "từ chối nhận phần",
+            "không muốn nhận phần",
+            "không nhận thừa kế",
+            "không muốn nhận thừa kế",
+        ),
+        "từ chối nhận di sản",
+    ),
+    Synonym("vi", ("viết di chúc", "làm di chúc"), "lập di chúc"),
+    Synonym("vi", ("không viết di chúc", "không để lại di chúc", "không có di chúc"), "thừa kế theo pháp luật"),
     Synonym("vi", ("hạn chia", "đòi chia đất"), "thời hiệu yêu cầu chia di sản"),
     # -- civil status ---------------------------------------------------------------------------
     Synonym("vi", ("người lớn", "trưởng thành"), "người thành niên"),
@@ -113,7 +130,8 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("vi", ("làm thêm ngoài giờ", "đi làm thêm"), "hoạt động nghề nghiệp ngoài thời gian"),
     Synonym("vi", ("dồn phép",), "gộp số ngày nghỉ phép"),
     # -- courts and administration ----------------------------------------------------------------
-    Synonym("vi", ("đi kiện", "kiện ra tòa", "muốn kiện"), "khởi kiện"),
+    Synonym("vi", ("đi kiện", "kiện ra tòa", "muốn kiện", "kiện quyết định"), "khởi kiện"),
+    Synonym("vi", ("cho nghỉ tạm thời", "tạm cho nghỉ", "đình chỉ làm việc"), "tạm đình chỉ"),
     Synonym("vi", ("hạn kiện", "thời hạn kiện"), "thời hiệu khởi kiện"),
     Synonym("vi", ("lên tòa trên", "kháng án"), "kháng cáo"),
     Synonym("vi", ("xin thông tin",), "yêu cầu cung cấp thông tin"),
@@ -130,6 +148,7 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("vi", ("hút cần sa", "hút đá", "nghiện đá", "chơi ma túy"), "sử dụng trái phép chất ma túy"),
     Synonym("vi", ("cai ở nhà", "cai tại nhà"), "cai nghiện ma túy tự nguyện tại gia đình"),
     Synonym("vi", ("trại cai", "đi trại"), "cơ sở cai nghiện bắt buộc"),
+    Synonym("vi", ("thử nước tiểu", "test ma túy", "thử ma túy"), "xét nghiệm chất ma túy trong cơ thể"),
     # -- online, travel, schools -------------------------------------------------------------------
     Synonym("vi", ("trên mạng", "facebook", "lên mạng", "nick ảo"), "không gian mạng"),
     Synonym("vi", ("ảnh riêng tư", "đời tư", "chuyện riêng"), "bí mật đời sống riêng tư"),
