@@ -26,10 +26,16 @@ ARTICLE = (
 )
 
 
+def _fragment(text: str, header: str, label: str) -> list[Fragment]:
+    """One article of the criminal code as the answer stage gets it."""
+    chunk = Chunk("blhs", 0, None, label, [label], header, text, 0, len(text), "vi", "file:///p")
+    return [Fragment("F1", Evidence(chunk, "Bộ luật Hình sự", 1.0, char_start=0, char_end=len(text), text=text))]
+
+
 def _article() -> list[Fragment]:
-    header = "[Bộ luật Hình sự › Điều 247. Tội trồng cây thuốc phiện, cây côca, cây cần sa]"
-    chunk = Chunk("blhs", 0, None, "Điều 247", ["Điều 247"], header, ARTICLE, 0, len(ARTICLE), "vi", "file:///p")
-    return [Fragment("F1", Evidence(chunk, "Bộ luật Hình sự", 1.0, char_start=0, char_end=len(ARTICLE), text=ARTICLE))]
+    return _fragment(
+        ARTICLE, "[Bộ luật Hình sự › Điều 247. Tội trồng cây thuốc phiện, cây côca, cây cần sa]", "Điều 247"
+    )
 
 
 @pytest.mark.parametrize(
@@ -73,9 +79,7 @@ def test_a_frame_of_another_penalty_is_not_switched() -> None:
         "a) Có tổ chức;\nb) Phạm tội 02 lần trở lên.\n"
         "5. Người phạm tội còn bị cấm đảm nhiệm chức vụ nhất định từ 01 năm đến 05 năm."
     )
-    header = "[Bộ luật Hình sự › Điều 357. Tội lạm quyền trong khi thi hành công vụ]"
-    chunk = Chunk("blhs", 0, None, "Điều 357", ["Điều 357"], header, text, 0, len(text), "vi", "file:///p")
-    frag = [Fragment("F1", Evidence(chunk, "Bộ luật Hình sự", 1.0, char_start=0, char_end=len(text), text=text))]
+    frag = _fragment(text, "[Bộ luật Hình sự › Điều 357. Tội lạm quyền trong khi thi hành công vụ]", "Điều 357")
     question = "Người phạm tội 02 lần trở lên còn bị cấm đảm nhiệm chức vụ nhất định từ bao nhiêu đến bao nhiêu năm?"
     draft = ExtractiveGenerator().generate(question, frag, "vi")
     assert draft.sentences[0].text == "Thời hạn là từ 01 năm đến 05 năm.", [s.text for s in draft.sentences]
@@ -122,9 +126,7 @@ def test_the_term_of_the_penalty_the_question_names() -> None:
         "1. Người nào chiếm đoạt hoặc hủy hoại di vật của tử sỹ, thì bị phạt cải tạo không giam giữ đến 03 năm hoặc "
         "phạt tù từ 06 tháng đến 03 năm."
     )
-    header = "[Bộ luật Hình sự › Điều 418. Tội chiếm đoạt hoặc hủy hoại di vật của tử sỹ]"
-    chunk = Chunk("blhs", 0, None, "Điều 418", ["Điều 418"], header, text, 0, len(text), "vi", "file:///p")
-    frag = [Fragment("F1", Evidence(chunk, "Bộ luật Hình sự", 1.0, char_start=0, char_end=len(text), text=text))]
+    frag = _fragment(text, "[Bộ luật Hình sự › Điều 418. Tội chiếm đoạt hoặc hủy hoại di vật của tử sỹ]", "Điều 418")
     draft = ExtractiveGenerator().generate("Chiếm đoạt di vật của tử sĩ thì bị phạt tù bao lâu?", frag, "vi")
     assert draft.sentences[0].text == "Thời hạn là từ 06 tháng đến 03 năm.", [s.text for s in draft.sentences]
 

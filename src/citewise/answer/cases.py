@@ -67,7 +67,8 @@ def case_clause(question: str, best: str, clauses: list[str]) -> int | None:
 
 
 _HEAVIEST = re.compile(
-    r"(?<![^\W_])(?:tối đa|lên (?:đến|tới)|cao nhất|nặng nhất)(?![^\W_])|\b(?:up to|at most|maximum|highest|heaviest)\b",
+    r"(?<![^\W_])(?:tối đa|lên (?:đến|tới)|cao nhất|nặng nhất)(?![^\W_])"
+    r"|\b(?:up to|at most|maximum|highest|heaviest)\b",
     re.I,
 )
 """A question asking for the most an offence can bring ("có thể bị phạt tù lên đến bao nhiêu năm?", "tối đa")."""

@@ -24,6 +24,7 @@ from citewise.answer.counts import counted, counted_as_asked, counts_the_asked, 
 from citewise.answer.defining import defining
 from citewise.answer.event import of_the_event
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
+from citewise.answer.kin import others_case
 from citewise.answer.openings import case_contradicted, case_not_put, case_stated, set_for
 from citewise.answer.options import CHOSEN, CHOSEN_ALL, LEFT_OUT, chosen_option, option_stating
 from citewise.answer.records import Draft, DraftSentence, Fragment
@@ -271,7 +272,7 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
 def _penalty_named(question: str, text: str, at: int) -> bool:
     """Whether the figure at ``at`` of ``text`` is of a penalty (``cases.PENALTIES``) that ``question`` names."""
     pair = " ".join(_WORD.findall(fold(text[max(0, at - 40) : at]).lower())[-2:])
-    return pair in PENALTIES and pair in " ".join(_WORD.findall(fold(question).lower()))
+    return pair in PENALTIES and f" {pair} " in f" {' '.join(_WORD.findall(fold(question).lower()))} "
 
 
 _FIGURE_UNIT = re.compile(rf"\d\s*(?:{_UNIT.pattern})", re.I)
@@ -1103,6 +1104,7 @@ class ExtractiveGenerator(Generator):
                 and not other_rate(question, cand.text, sp)
                 and not _a_change(question, cand.text, sp)
                 and not case_not_put(question, cand.text, sp[0])
+                and not others_case(question, cand.text, sp[0])
                 and counts_the_asked(question, cand.text, sp)
             ]
             if kind == "party" and not cand.text.isascii() and not _asks_duty(question):
