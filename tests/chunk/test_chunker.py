@@ -7,6 +7,7 @@ import itertools
 import re
 
 from citewise.chunk.chunker import Chunker
+from citewise.chunk.header import provision_title
 from citewise.chunk.sentences import sentence_spans
 from citewise.ingest.layout import LayoutBuilder
 from citewise.ingest.loader import document_from_layout
@@ -152,3 +153,12 @@ def test_division_with_a_provision_of_its_own_is_a_unit(tmp_path) -> None:  # ty
     for r in records[1:]:
         assert r["text"] in indexed, r["id"]
     assert not any(c.body.strip() == "Financial reporting" for c in chunks)
+
+
+def test_the_title_of_the_provision_a_chunk_is_from() -> None:
+    """The last labelled part of a header that says more than labels: a clause's chunk has its article's title."""
+    assert provision_title("[Bộ luật Dân sự › Điều 105. Tài sản]") == "Tài sản"
+    assert provision_title("[Bộ luật Hình sự › Điều 14. Chuẩn bị phạm tội › khoản 2 Điều 14]") == "Chuẩn bị phạm tội"
+    assert provision_title("[Travel Insurance Terms › Part 4 › Section 4.2 Travel delay]") == "Travel delay"
+    assert provision_title("[Luật Kinh doanh bảo hiểm › Chương II]") == ""  # labels only
+    assert provision_title("[ObliQA document 3 › 1.2.3]") == ""  # no provision word

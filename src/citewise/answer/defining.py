@@ -8,20 +8,18 @@ from __future__ import annotations
 
 import re
 
-from citewise.chunk.header import header_parts
+from citewise.chunk.header import provision_title
 from citewise.lang import fold, folded_words
 from citewise.retrieve.definitions import asked_term, definition_verb
 
-_PROVISION_NUMBER = re.compile(r"^\s*(?:điều|article|rule|section|khoản|clause)\s+[\w.()]+[.:]?\s*", re.I)
 _ASKS_MEMBERS = re.compile(r"\bgom (?:nhung )?(?:ai|gi)\b")
 _MEMBERS = re.compile(r"\bgom\b")
 
 
 def title(header: str) -> str:
-    """The title of the provision a chunk's header ends with, folded ("[91/2015/QH13 › Điều 105. Tài sản]" -> "tai
-    san")."""
-    parts = header_parts(header)
-    return folded_words(_PROVISION_NUMBER.sub("", parts[-1] if parts else "").strip(" .:"))
+    """The title of the provision a chunk is from, folded ("[91/2015/QH13 › Điều 105. Tài sản › khoản 1 Điều 105]" ->
+    "tai san"; ``chunk.header.provision_title``)."""
+    return folded_words(provision_title(header))
 
 
 def defining(question: str, lang: str, sentences: list[tuple[str, str]]) -> int | None:

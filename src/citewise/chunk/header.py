@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import re
+
+from citewise.chunk.sentences import PROVISION_WORD
 from citewise.types import Document, Node
 
 SEP = " › "
@@ -48,3 +51,21 @@ def header_parts(header: str) -> list[str]:
     """The parts of a context header (``context_header``), from the document's name down: "[Luật … › Chương II ›
     Điều 17. Nội dung …]" -> ["Luật …", "Chương II", "Điều 17. Nội dung …"]."""
     return [p.strip() for p in header.strip().strip("[]").split(SEP.strip()) if p.strip()]
+
+
+_LABEL = re.compile(rf"^\s*{PROVISION_WORD}\.?\s*[\w.()]*\.?\s*", re.I)
+"""The label opening a provision's part of a header ("Điều 332. ", "Section 4.2 ", "khoản 2 ")."""
+
+
+def provision_title(header: str) -> str:
+    """The title of the provision a chunk is from: the last part of its header (``context_header``) that opens with
+    a provision's label and says more than labels, without them ("[Bộ luật Hình sự › Điều 14. Chuẩn bị phạm tội ›
+    khoản 2 Điều 14]" -> "Chuẩn bị phạm tội"); "" when no part does (a document's title, a passage's own first
+    words)."""
+    for part in reversed(header_parts(header)):
+        title = part
+        while (m := _LABEL.match(title)) and m.end():
+            title = title[m.end() :]
+        if title != part and title.strip():
+            return title.strip()
+    return ""

@@ -8,11 +8,9 @@ the question is asked of the provision it names."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from citewise.chunk.header import header_parts
-from citewise.chunk.sentences import PROVISION_WORD
+from citewise.chunk.header import provision_title
 from citewise.judge.records import Passage
 from citewise.textmatch import query_terms, text_terms
 
@@ -20,21 +18,10 @@ NAMED_PAIRS = 2
 """Word pairs of a heading a question must hold to name it: pairs, because single Vietnamese syllables ("công",
 "hành") are in any provision."""
 
-_LABEL = re.compile(rf"^\s*{PROVISION_WORD}\.?\s*[\w.()]*\.?\s*", re.I)
-"""The label opening a heading ("Điều 332. ", "Section 4.2 ")."""
-
 
 def heading(p: Passage) -> str:
-    """The heading of the provision ``p`` is from: its header's last part that opens with a provision's label and says
-    more than labels ("Bộ luật Hình sự › Điều 14. Chuẩn bị phạm tội › khoản 2 Điều 14" -> "Chuẩn bị phạm tội"),
-    without them; "" when no part does (a document's title, a passage's own first words)."""
-    for part in reversed(header_parts(p.header)):
-        title = part
-        while (m := _LABEL.match(title)) and m.end():
-            title = title[m.end() :]
-        if title != part and title.strip():
-            return title.strip()
-    return ""
+    """The heading of the provision ``p`` is from (``chunk.header.provision_title``)."""
+    return provision_title(p.header)
 
 
 def names_heading(question: str, title: str) -> bool:
