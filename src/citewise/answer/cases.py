@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 import re
 
+from citewise.figures import canon_number
+from citewise.judge.units import DAYS, unit_occurrences
 from citewise.textmatch import marked_words, short_keys
 
 _CASE_CLAUSE = re.compile(r"^\s*(?:\d+\.\s*)?Phạm tội\b", re.I)
@@ -73,8 +75,6 @@ _HEAVIEST = re.compile(
 )
 """A question asking for the most an offence can bring ("có thể bị phạt tù lên đến bao nhiêu năm?", "tối đa")."""
 
-_TERM = re.compile(r"(\d+)\s*(năm|tháng|ngày|years?|months?|days?)\b", re.I)
-_MONTHS = {"năm": 12.0, "year": 12.0, "tháng": 1.0, "month": 1.0, "ngày": 1 / 30, "day": 1 / 30}
 
 PENALTIES = ("phat tu", "phat tien", "giam giu")
 """The penalties a figure can be a term or an amount of, as the two words before it read folded ("phạt tù từ 06 tháng
@@ -102,6 +102,6 @@ def asks_heaviest(question: str, clause: str, heading: str) -> bool:
 
 
 def upper_bound(value: str) -> float | None:
-    """The longest term ``value`` states, in months ("từ 02 năm đến 07 năm" -> 84); ``None`` when it states none."""
-    terms = [int(n) * _MONTHS[unit.lower().rstrip("s")] for n, unit in _TERM.findall(value)]
+    """The longest term ``value`` states, in days ("từ 02 năm đến 07 năm" -> 2556.75); ``None`` when it states none."""
+    terms = [float(canon_number(m.group(1))) * DAYS[unit] for m, unit in unit_occurrences(value) if unit in DAYS]
     return max(terms) if terms else None

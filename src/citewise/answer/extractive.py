@@ -271,7 +271,7 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
 
 def _penalty_named(question: str, text: str, at: int) -> bool:
     """Whether the figure at ``at`` of ``text`` is of a penalty (``cases.PENALTIES``) that ``question`` names."""
-    pair = " ".join(_WORD.findall(fold(text[max(0, at - 40) : at]).lower())[-2:])
+    pair = fold(" ".join(_words_before(text, at)))
     return pair in PENALTIES and f" {pair} " in f" {' '.join(_WORD.findall(fold(question).lower()))} "
 
 
@@ -474,9 +474,15 @@ def _figures(text: str) -> set[str]:
     return set(_DIGITS.findall(text))
 
 
+def _words_before(text: str, at: int) -> tuple[str, ...]:
+    """The two words before offset ``at`` of ``text``, lower case: what a figure there is of ("phạt tù", "chức vụ nhất
+    định")."""
+    return tuple(w.lower() for w in _WORD.findall(text[:at])[-2:])
+
+
 def _penalty(text: str, value: str) -> tuple[str, ...]:
-    """The two words before ``value`` in ``text``: what the figure is of ("phạt tù", "chức vụ nhất định")."""
-    return tuple(w.lower() for w in _WORD.findall(text[: text.find(value)])[-2:])
+    """The two words before ``value`` in ``text`` (``_words_before``)."""
+    return _words_before(text, text.find(value))
 
 
 def _with_list(c: _Candidate) -> str:
@@ -1052,9 +1058,9 @@ class ExtractiveGenerator(Generator):
             for c in everything
             if c.fragment is best.fragment and is_case_clause(c.text) and not (_within(c, best) or _within(best, c))
         ]
-        known = f"{best.fragment.evidence.chunk.header} {_with_list(best)}"
-        at = case_clause(question, known, [_with_list(c) for c in clauses])
-        if at is None and asks_heaviest(question, _with_list(best), best.fragment.evidence.chunk.header):
+        header, listed = best.fragment.evidence.chunk.header, _with_list(best)
+        at = case_clause(question, f"{header} {listed}", [_with_list(c) for c in clauses])
+        if at is None and asks_heaviest(question, listed, header):
             return self._heaviest(question, found, clauses, kinds)
         other = None if at is None else self._value(question, clauses[at], kinds)
         if other is None or other[0] != found[0] or _penalty(best.text, found[1]) != _penalty(other[2].text, other[1]):

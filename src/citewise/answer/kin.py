@@ -65,11 +65,11 @@ def others_case(question: str, text: str, at: int) -> bool:
     """Whether the figure at ``at`` of ``text`` is set for relatives (two or more listed, spouses alone aside, with
     what befalls them: ``_EVENT``) of whom ``question`` names none."""
     case = nfc(_case_around(text, at)).lower()
-    listed = {k for k, p in _LISTED.items() if p.search(case)}
-    if not listed - {"spouse"}:
+    found = [(k, m) for k, p in _LISTED.items() for m in p.finditer(case)]
+    listed = {k for k, _ in found}
+    if not listed - {"spouse"} or len(found) < 2:
         return False
-    found = [m for p in _LISTED.values() for m in p.finditer(case)]
-    if len(found) < 2 or not any(_EVENT.search(case, m.end(), m.end() + EVENT_REACH) for m in found):
+    if not any(_EVENT.search(case, m.end(), m.end() + EVENT_REACH) for _, m in found):
         return False
     asked = nfc(question).lower()
     return not any(_NAMED[k].search(asked) for k in listed)

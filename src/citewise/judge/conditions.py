@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from citewise.figures import canon_number, with_digits
 from citewise.judge.premise import RATE_UNITS, case_clauses, confirming
 from citewise.judge.records import Excluded, Unmet
-from citewise.judge.units import BEFORE_FIGURE, currency_before, unit_occurrences
+from citewise.judge.units import BEFORE_FIGURE, DAYS, currency_before, unit_occurrences
 from citewise.lang import fold, nfc
 from citewise.retrieve.wording import reworded
 from citewise.textmatch import query_terms, short_keys
@@ -329,7 +329,7 @@ def measures_the_case(question: str, sentence: str, span: tuple[int, int]) -> bo
         return False
     keys = _bound_keys(low, figure.start, low != text.lower(), _aligned(text, low))
     return any(
-        (unit == figure.unit or {unit, figure.unit} <= _DAYS.keys()) and _tie(case, keys) for _, unit, _, case in cases
+        (unit == figure.unit or {unit, figure.unit} <= DAYS.keys()) and _tie(case, keys) for _, unit, _, case in cases
     )
 
 
@@ -380,8 +380,6 @@ lower-case text: in the sentence, its list's lead-in or its provision's heading.
 _EXCEPT = re.compile(r"\b(?:except|other than|unless|trừ(?: trường hợp| khi)?)\b")
 """Where an exclusion's own exceptions start ("…, trừ tổn thất do cháy, sét đánh, nổ"), on lower-case text with its
 marks (folded, "trừ" would also be the "trú" of "cư trú")."""
-_DAYS = {"hours": 1 / 24, "days": 1.0, "weeks": 7.0, "months": 30.44, "years": 365.25}
-"""Units of time in days: a case in months is read against an exclusion in days ("3 tháng" / "trên 60 ngày")."""
 _CONVERTED_MARGIN = 0.1
 """A case converted to the bound's unit meets it only this far (relative) past its figure: "2 months" is no clear case
 of "more than 60 days"."""
@@ -437,7 +435,7 @@ def _outside(
     case the exception's bound takes in, or one it sets no bound on, is not said to be excluded."""
     out = []
     for value, unit, written, keys in cases:
-        related = [b for b in excepted if keys & b.keys and (b.unit == unit or {b.unit, unit} <= _DAYS.keys())]
+        related = [b for b in excepted if keys & b.keys and (b.unit == unit or {b.unit, unit} <= DAYS.keys())]
         if related and written not in said and all(_fails(b, value, unit) for b in related):
             out.append(Excluded(written, related[0].text, where, outside=True))
     return out
@@ -469,7 +467,7 @@ def _fails(b: Bound, value: float, unit: str) -> bool:
     """Whether a case of ``value`` ``unit`` clearly falls outside ``b`` (a unit of time converted to the bound's)."""
     if unit == b.unit:
         return not b.holds(value)
-    days = value * _DAYS[unit] / _DAYS[b.unit]
+    days = value * DAYS[unit] / DAYS[b.unit]
     below = b.low is not None and days < b.low * (1 - _CONVERTED_MARGIN)
     return below or (b.high is not None and days > b.high * (1 + _CONVERTED_MARGIN))
 
@@ -486,9 +484,9 @@ def _meets(b: Bound, value: float, unit: str) -> bool:
     figure)."""
     if unit == b.unit:
         return b.holds(value)
-    if unit not in _DAYS or b.unit not in _DAYS:
+    if unit not in DAYS or b.unit not in DAYS:
         return False
-    days = value * _DAYS[unit] / _DAYS[b.unit]
+    days = value * DAYS[unit] / DAYS[b.unit]
     low = None if b.low is None else b.low * (1 + _CONVERTED_MARGIN)
     high = None if b.high is None else b.high * (1 - _CONVERTED_MARGIN)
     return (low is None or days >= low) and (high is None or days <= high) and b.holds(days)

@@ -39,6 +39,9 @@ _AFTER: list[tuple[str, re.Pattern[str]]] = [
 ]
 """Units written after a figure, on folded lower-case text. A unit word followed by a figure is a date's ("ngày 15 tháng 3
 năm 2020": not 15 months nor 3 years)."""
+DAYS = {"hours": 1 / 24, "days": 1.0, "weeks": 7.0, "months": 30.44, "years": 365.25}
+"""The units of time of ``_AFTER`` in days: a case in months is read against a bound in days ("3 tháng" / "trên 60
+ngày"), a frame in months against one in years ("từ 06 tháng đến 03 năm")."""
 _WRITTEN_BEFORE = [
     ("USD", r"usd|us\$|\$"),
     ("EUR", r"eur|€"),
