@@ -2,14 +2,24 @@
 boosted trees (training/trees_fit.py) over the zero-token features of citewise.judge.features, one row per
 sentence of a question's paragraph, label 1 for the sentence holding the answer.
 
-Data: SQuAD 2.0 dev split by article title (training/judge_pairs.py: 70/15/15 train/dev/test) — answerable and
-unanswerable questions; ViQuAD 1.0 train (answerable; the answer sentence with its answer swapped for another
-span of the paragraph is added as a negative). Thresholds per language are chosen on dev at the score that
-answers 80 % of answerable dev questions (passage level: the best sentence of the paragraph): EN on the SQuAD
-dev split, VI on ViQuAD 1.0 dev answerable questions against vi_answerability dev unanswerable ones (that set
-has no stated licence: used to choose the threshold, never trained on). Test figures are printed, never used.
+Data (``--data licensed``, the default: only sets whose licence allows shipped weights, as the pair classifier's
+model card requires): SQuAD 2.0 dev split by article title (training/judge_pairs.py: 70/15/15 train/dev/test;
+CC BY-SA 4.0) — answerable and unanswerable questions, plus each answer sentence with its answer swapped for another
+span of the paragraph as a negative; the train splits of the hand-written answerability questions
+(training/sets/answerability_{written,policies}_{en,vi}.jsonl: provisions of public legal texts and fictional
+policies written for the project, with the questions they answer and near-misses they do not), read against their
+provision; the train split of the constructed Vietnamese pairs (training/answerability_synth.py, from the Pháp điển
+insurance topic: public legal text). ``--data viquad`` trains as sessions before 52 did, on ViQuAD 1.0 train
+(research use: not for shipped weights) instead of the written and constructed pairs — kept to compare, never
+shipped.
 
-    .venv/bin/python training/train_answerability.py [--out PATH] [--vi-questions 6000]
+Thresholds per language are chosen on dev at the score that answers 80 % of answerable dev questions (passage level:
+the best sentence of the paragraph): EN on the SQuAD dev split, VI on ViQuAD 1.0 dev answerable questions against
+vi_answerability dev unanswerable ones (neither set has a licence for training: used to choose the threshold, never
+trained on). The written and constructed pairs' dev splits are reported beside them. Test figures are printed, never
+used to choose.
+
+    .venv/bin/python training/train_answerability.py [--out PATH] [--data licensed|viquad] [--vi-questions 6000]
 """
 
 from __future__ import annotations
@@ -75,6 +85,54 @@ def swapped_sentence(q: jp.Question, others: list[str], rng: random.Random) -> s
     return None
 
 
+def written_questions(split: str, skip: tuple[str, ...] = ()) -> list[jp.Question]:
+    """The hand-written answerability questions of ``split``, each against its provision (``training/sets``), but
+    those of the kinds in ``skip``."""
+    out: list[jp.Question] = []
+    for name in ("written", "policies"):
+        for path in sorted(jp.WRITTEN_ANS.glob(f"answerability_{name}_*.jsonl")):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                r = json.loads(line) if line.strip() else None
+                if r is None or r["split"] != split or r["kind"] in skip:
+                    continue
+                passage, sentence = r["passage"], r["sentence"]
+                answer = r.get("answer") or sentence
+                start = passage.find(sentence) + sentence.find(answer)
+                answers = [(start, answer)] if r["label"] else []
+                out.append(
+                    jp.Question(r["id"], r["question"], passage, answers, [], "written-ans", split, r["lang"], r["doc"])
+                )
+    return out
+
+
+def synth_rows(split: str) -> tuple[list[list[float]], list[int]]:
+    """Feature rows of the constructed Vietnamese pairs of ``split`` (``training/answerability_synth.py``), each
+    sentence read inside its article (a sentence made vague in place of the one it was made from)."""
+    from training.answerability_synth import ARTICLES, synth_pairs
+
+    if not ARTICLES.exists():
+        return [], []
+    texts: dict[str, str] = {}
+    for line in ARTICLES.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            r = json.loads(line)
+            texts[str(r["phapdien_id"])] = " ".join(str(r["text"]).split())
+    x: list[list[float]] = []
+    y: list[int] = []
+    for pair in synth_pairs():
+        if pair.split != split:
+            continue
+        text = texts.get(pair.article, pair.sentence)
+        if pair.sentence not in text:  # a vague sentence: in place of its source, the sentence sharing most words
+            spans = sentences(text)
+            have = set(pair.sentence.lower().split())
+            best = max(spans, key=lambda t: len(have & set(t[2].lower().split())), default=None)
+            text = text.replace(best[2], pair.sentence, 1) if best is not None else pair.sentence
+        x.append(pair_features(pair.question, question_type(pair.question), pair.sentence, text, "vi"))
+        y.append(pair.label)
+    return x, y
+
+
 def passage_scores(model: dict[str, Any], questions: list[jp.Question]) -> tuple[np.ndarray, np.ndarray]:
     """(label answerable, best-sentence probability) per question."""
     labels, scores = [], []
@@ -105,7 +163,18 @@ def curve(labels: np.ndarray, scores: np.ndarray) -> list[dict[str, float]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--vi-questions", type=int, default=6000)
+    ap.add_argument("--data", choices=("licensed", "viquad"), default="licensed")
+    ap.add_argument("--vi-questions", type=int, default=6000, help="ViQuAD 1.0 train questions (--data viquad)")
+    ap.add_argument("--vi-weight", type=float, default=1.0, help="weight of each Vietnamese row (--data licensed)")
+    ap.add_argument(
+        "--language-flag", action="store_true", help="train with the language feature (default: constant 0, blind)"
+    )
+    ap.add_argument(
+        "--written",
+        choices=("all", "worded", "vi", "none"),
+        default="none",
+        help="hand-written questions to add (--data licensed): all, all but the everyday wordings, Vietnamese only",
+    )
     args = ap.parse_args()
     t0 = time.time()
     rng = random.Random(7)
@@ -113,24 +182,48 @@ def main() -> None:
     viquad = jp.viquad_questions()
     vi_ans = jp.vi_answerability_questions()
     train_q = [q for q in squad if q.split == "train"]
-    vi_train = [q for q in viquad if q.split == "train"]
-    rng.shuffle(vi_train)
-    vi_train = vi_train[: args.vi_questions]
+    if args.data == "viquad":
+        vi_train = [q for q in viquad if q.split == "train"]
+        rng.shuffle(vi_train)
+        vi_train = vi_train[: args.vi_questions]
+        trained_on = {"squad2 dev (train split by title)": "CC BY-SA 4.0", "viquad1 train": "research use"}
+    else:
+        vi_train = []
+        trained_on = {
+            "squad2 dev (train split by title)": "CC BY-SA 4.0",
+            "synth-ans (training/answerability_synth.py, train split)": "constructed from the Pháp điển insurance "
+            "topic (public legal text)",
+        }
+        if args.written != "none":
+            skip = ("answer_everyday",) if args.written == "worded" else ()
+            train_q += [q for q in written_questions("train", skip) if args.written != "vi" or q.lang == "vi"]
+            trained_on[f"training/sets answerability_{{written,policies}} (train split; {args.written})"] = (
+                "written for the project: sentences of GDPR / EU AI Act (EU reuse decision), of the Pháp điển (public "
+                "legal text) and of fictional policies"
+            )
     answers_by_ctx: dict[str, list[str]] = {}
     for q in vi_train + train_q:
         answers_by_ctx.setdefault(q.context, []).extend(a for _, a in q.answers)
     x: list[list[float]] = []
     y: list[int] = []
     for q in train_q + vi_train:
-        swap = swapped_sentence(q, answers_by_ctx.get(q.context, []), rng)
+        swap = swapped_sentence(q, answers_by_ctx.get(q.context, []), rng) if q.dataset != "written-ans" else None
         qx, qy = rows_of(q, swap)
         x += qx
         y += qy
+    if args.data == "licensed":
+        sx, sy = synth_rows("train")
+        x += sx
+        y += sy
     xa, ya = np.array(x, dtype=np.float64), np.array(y, dtype=np.float64)
     w = np.where(ya == 1, (len(ya) - ya.sum()) / max(1, ya.sum()), 1.0) ** 0.5
+    vi_col = FEATURES.index("vi")
+    w = np.where(xa[:, vi_col] > 0, w * args.vi_weight, w)
+    if not args.language_flag:
+        xa[:, vi_col] = 0.0
     print(
-        f"{len(train_q)} EN + {len(vi_train)} VI questions, {len(ya)} sentences ({int(ya.sum())} answer), "
-        f"{time.time() - t0:.0f} s",
+        f"{args.data}: {len(train_q)} EN/written + {len(vi_train)} ViQuAD questions, {len(ya)} sentences "
+        f"({int(ya.sum())} answer; {int((xa[:, vi_col] > 0).sum())} Vietnamese), {time.time() - t0:.0f} s",
         flush=True,
     )
     trees, base = fit_boosted(xa, ya, w, **BOOST)
@@ -154,6 +247,24 @@ def main() -> None:
             "curve": curve(labels, scores),
         }
         print(lang, "dev", report[f"dev_{lang}"], flush=True)
+    for lang in ("en", "vi"):
+        labels, scores = passage_scores(model, [q for q in written_questions("dev") if q.lang == lang])
+        report[f"dev_written_{lang}"] = {
+            "questions": len(labels),
+            "auc": round(auc(scores, labels), 4),
+            "refused_unanswerable_at_threshold": round(float(np.mean(scores[labels == 0] < thresholds[lang])), 4),
+            "answered_at_threshold": round(float(np.mean(scores[labels == 1] >= thresholds[lang])), 4),
+        }
+        print(lang, "written dev", report[f"dev_written_{lang}"], flush=True)
+    sx, sy = synth_rows("dev")
+    if sx:
+        z = predict_log_odds(model["trees_obj"], model["base"], np.array(sx), model["rate"])
+        report["dev_synth_vi_pairs"] = {"pairs": len(sy), "auc": round(auc(1 / (1 + np.exp(-z)), np.array(sy)), 4)}
+        print("synth dev", report["dev_synth_vi_pairs"], flush=True)
+    vi_dev_all = [q for q in vi_ans if q.split == "dev"]
+    labels, scores = passage_scores(model, vi_dev_all)
+    report["dev_vi_answerability"] = {"questions": len(labels), "auc": round(auc(scores, labels), 4)}
+    print("vi_answerability dev file", report["dev_vi_answerability"], flush=True)
     test_sets = {
         "test_squad2_en": [q for q in squad if q.split == "test"],
         "test_vi_answerability": [q for q in vi_ans if q.split == "test"],
@@ -180,7 +291,7 @@ def main() -> None:
         "rate": BOOST["rate"],
         "boost": BOOST,
         "thresholds": thresholds,
-        "trained_on": {"squad2 dev (train split by title)": "CC BY-SA 4.0", "viquad1 train": "research use"},
+        "trained_on": trained_on,
         "trees": [t.to_dict() for t in trees],
         "figures": report,
     }

@@ -3,9 +3,12 @@ to the question (same words, another offence) does not answer it."""
 
 from __future__ import annotations
 
-from citewise.judge.answerability import FeatureJudge
+from collections.abc import Sequence
+
+from citewise.judge.answerability import AnswerabilityJudge
 from citewise.judge.headings import heading, named_instead
-from citewise.judge.records import Passage
+from citewise.judge.records import Answerability, AnswerSpan, Passage
+from citewise.textmatch import words
 
 EVADING = (
     "1. Người nào không chấp hành đúng quy định của pháp luật về đăng ký nghĩa vụ quân sự, không chấp hành lệnh gọi nhập "
@@ -36,11 +39,35 @@ def test_the_heading_a_question_names() -> None:
     assert named_instead("Bị phạt tù bao nhiêu năm?", PASSAGES, chosen=1) == []
 
 
+class _Overlap(AnswerabilityJudge):
+    """A judge that scores each line of a passage by the share of the question's words it holds: what the fast tier
+    does roughly, without its trained weights (the mechanism tested is the headings', not the tier's)."""
+
+    name = "overlap"
+
+    def threshold(self, lang: str) -> float:
+        return 0.5
+
+    def judge(self, question: str, passages: Sequence[Passage], lang: str) -> Answerability:
+        asked = set(words(question))
+        best = Answerability(0.0, None, "duration", self.name)
+        for i, passage in enumerate(passages):
+            at = 0
+            for line in passage.text.split("\n"):
+                score = len(asked & set(words(line))) / len(asked)
+                if score > best.score:
+                    start = passage.char_start + at
+                    best = Answerability(score, AnswerSpan(i, start, start + len(line), line), "duration", self.name)
+                at += len(line) + 1
+        return best
+
+
 def test_the_provision_named_answers_not_the_one_that_reads_closer() -> None:
-    """The fast tier alone prefers the deserter's clause ("trốn tránh nghĩa vụ trong thời chiến"); the question names
-    the offence of evading military service, whose article answers it."""
-    judge = FeatureJudge()
-    assert judge.judge(ASKED, PASSAGES, "vi").span.evidence == 1  # type: ignore[union-attr]
-    named = judge._named(ASKED, PASSAGES, "vi", judge.judge(ASKED, PASSAGES, "vi"))
+    """Read alone, the deserter's clause ("trốn tránh nghĩa vụ trong thời chiến") shares the most words with the
+    question; the question names the offence of evading military service, whose article answers it."""
+    judge = _Overlap()
+    first = judge.judge(ASKED, PASSAGES, "vi")
+    assert first.span is not None and first.span.evidence == 1 and first.answers(judge.threshold("vi"))
+    named = judge._named(ASKED, PASSAGES, "vi", first)
     assert named.span is not None and named.span.evidence == 0 and named.answers(judge.threshold("vi"))
     assert "nghĩa vụ quân sự" in named.span.text
