@@ -5,13 +5,14 @@ sentence of a question's paragraph, label 1 for the sentence holding the answer.
 Data (``--data licensed``, the default: only sets whose licence allows shipped weights, as the pair classifier's
 model card requires): SQuAD 2.0 dev split by article title (training/judge_pairs.py: 70/15/15 train/dev/test;
 CC BY-SA 4.0) — answerable and unanswerable questions, plus each answer sentence with its answer swapped for another
-span of the paragraph as a negative; the train splits of the hand-written answerability questions
-(training/sets/answerability_{written,policies}_{en,vi}.jsonl: provisions of public legal texts and fictional
-policies written for the project, with the questions they answer and near-misses they do not), read against their
-provision; the train split of the constructed Vietnamese pairs (training/answerability_synth.py, from the Pháp điển
-insurance topic: public legal text). ``--data viquad`` trains as sessions before 52 did, on ViQuAD 1.0 train
-(research use: not for shipped weights) instead of the written and constructed pairs — kept to compare, never
-shipped.
+span of the paragraph as a negative; the train split of the constructed Vietnamese pairs
+(training/answerability_synth.py, from the Pháp điển insurance topic: public legal text), each sentence read inside
+its article. The rows are read without the language feature (held at 0; ``--language-flag`` keeps it), so the trees
+read English and Vietnamese alike. ``--written all|worded|vi`` adds the train splits of the hand-written
+answerability questions (training/sets/answerability_{written,policies}_{en,vi}.jsonl, read against their
+provision; ``worded`` without the everyday wordings, ``vi`` the Vietnamese ones): measured in session 52 and not
+shipped (docs/judge-training.md). ``--data viquad`` trains as sessions before 52 did, on ViQuAD 1.0 train (research
+use: not for shipped weights) instead of the constructed pairs — kept to compare, never shipped.
 
 Thresholds per language are chosen on dev at the score that answers 80 % of answerable dev questions (passage level:
 the best sentence of the paragraph): EN on the SQuAD dev split, VI on ViQuAD 1.0 dev answerable questions against
@@ -218,12 +219,13 @@ def main() -> None:
     xa, ya = np.array(x, dtype=np.float64), np.array(y, dtype=np.float64)
     w = np.where(ya == 1, (len(ya) - ya.sum()) / max(1, ya.sum()), 1.0) ** 0.5
     vi_col = FEATURES.index("vi")
-    w = np.where(xa[:, vi_col] > 0, w * args.vi_weight, w)
+    vi_rows = xa[:, vi_col] > 0
+    w = np.where(vi_rows, w * args.vi_weight, w)
     if not args.language_flag:
         xa[:, vi_col] = 0.0
     print(
         f"{args.data}: {len(train_q)} EN/written + {len(vi_train)} ViQuAD questions, {len(ya)} sentences "
-        f"({int(ya.sum())} answer; {int((xa[:, vi_col] > 0).sum())} Vietnamese), {time.time() - t0:.0f} s",
+        f"({int(ya.sum())} answer; {int(vi_rows.sum())} Vietnamese), {time.time() - t0:.0f} s",
         flush=True,
     )
     trees, base = fit_boosted(xa, ya, w, **BOOST)
