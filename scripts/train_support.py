@@ -4,9 +4,10 @@ two tiers of gradient-boosted trees (citewise.trees) on the features of citewise
 pairs of the language, weighted) and ``restatement`` with them (``TIERS``); the scorer takes the
 higher of the two on a common scale (verify/scorer.py).
 
-Pairs come from the shared data sets (training.support_pairs): WiCE, ContractNLI and
-ALQAC 2022 ``train`` groups are trained on; ``dev`` groups and all of ALQAC 2023 are held out
-for bench/verify.py. The target is "supported" against everything else (partial and unsupported).
+Pairs come from the shared data sets (training.support_pairs): WiCE and ContractNLI ``train`` groups are
+trained on (ALQAC 2022, research use, only with ``--with-alqac2022``, never for the shipped file); ``dev`` groups,
+ALQAC 2022 and all of ALQAC 2023 are held out for bench/verify.py. The target is "supported" against everything else
+(partial and unsupported).
 
 Pairs written for the project (training/sets/support_written_{en,vi}.jsonl, ``train`` articles)
 are trained on by the ``restatement`` tier, and weigh most there (``WRITTEN_WEIGHT``); its thresholds
@@ -49,7 +50,10 @@ from citewise.verify.features import FEATURES, pair_features
 ROOT = Path(__file__).resolve().parents[1]
 WEIGHTS = ROOT / "src" / "citewise" / "verify" / "weights" / "support-gbt-v3.json"
 RESULTS = ROOT / "bench" / "results" / "train_support.json"
-TRAIN_SETS = ["wice", "contractnli", "alqac2022", "written-en", "written-vi"]
+TRAIN_SETS = ["wice", "contractnli", "written-en", "written-vi"]
+"""Natural pairs trained on: sets whose licence allows shipped weights (WiCE ODC-BY / CC BY-SA, ContractNLI CC BY
+4.0, the pairs written for the project). ALQAC 2022's questions and answers (research use) were trained on until
+session 52; ``--with-alqac2022`` does so again, to compare, never to ship."""
 SYNTH_LANGS = ["vi", "en"]
 PERT_KINDS = ("pert-negation", "pert-modality", "pert-flip", "pert-figure", "pert-splice")
 """Reworded near-misses (training/support_perturb.py) the ``restatement`` tier can train on with ``--pert-kinds``:
@@ -202,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     ap.add_argument("--no-synth", action="store_true", help="natural pairs only (support_synth.py not used)")
+    ap.add_argument("--with-alqac2022", action="store_true", help="also ALQAC 2022 (research use: never to ship)")
     ap.add_argument("--out", type=Path, default=WEIGHTS, help="where to write the weights (experiments)")
     ap.add_argument(
         "--pert-kinds",
@@ -218,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
-    pairs = [p for p in load_pairs(args.data, TRAIN_SETS) if p.split == "train"]
+    sets = TRAIN_SETS + (["alqac2022"] if args.with_alqac2022 else [])
+    pairs = [p for p in load_pairs(args.data, sets) if p.split == "train"]
     if not args.no_synth:
         for lang in SYNTH_LANGS:
             pairs += [p for p in synthetic_pairs(args.data, lang) if p.split == "train"]
@@ -239,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         "features": list(FEATURES),
         "tiers": tiers,
         "trained_on": {
-            "sets": TRAIN_SETS
+            "sets": sets
             + ([] if args.no_synth else [f"synth-{x}" for x in SYNTH_LANGS])
             + ([f"written-pert-{x} ({args.pert_kinds})" for x in ("en", "vi")] if args.pert_kinds else []),
             "pairs": len(pairs),
