@@ -367,33 +367,37 @@ WRITTEN_ANS = Path(__file__).resolve().parent / "sets"
 """``answerability_written_{en,vi}.jsonl``: question ⟂ sentence pairs written for the project (training/sets/README.md)."""
 
 
+def written_answerability_rows(
+    folder: Path = WRITTEN_ANS, sets: tuple[str, ...] = ("written", "policies")
+) -> list[dict[str, Any]]:
+    """The rows of the hand-written answerability files of ``sets`` (``answerability_{set}_{lang}.jsonl``), as
+    written: question, sentence, passage, label, kind, split, … (training/sets/README.md)."""
+    out: list[dict[str, Any]] = []
+    for path in sorted(p for name in sets for p in folder.glob(f"answerability_{name}_*.jsonl")):
+        out += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return out
+
+
 def written_answerability_pairs(
     folder: Path = WRITTEN_ANS, sets: tuple[str, ...] = ("written", "policies")
 ) -> list[JudgePair]:
     """The hand-written answerability pairs (dataset ``written-ans``): each sentence of a provision (of a public legal
     text, or of a fictional policy written for the project) with questions it answers and near-miss questions about
     the same provision it does not answer; split by article (by policy)."""
-    out: list[JudgePair] = []
-    for path in sorted(p for name in sets for p in folder.glob(f"answerability_{name}_*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if not line.strip():
-                continue
-            r = json.loads(line)
-            group = f"{r['source']}:{r['doc']}:{r['provision']}"
-            out.append(
-                JudgePair(
-                    "ans",
-                    r["question"],
-                    r["sentence"],
-                    int(r["label"]),
-                    "written-ans",
-                    r["split"],
-                    r["kind"],
-                    group,
-                    r["lang"],
-                )
-            )
-    return out
+    return [
+        JudgePair(
+            "ans",
+            r["question"],
+            r["sentence"],
+            int(r["label"]),
+            "written-ans",
+            r["split"],
+            r["kind"],
+            f"{r['source']}:{r['doc']}:{r['provision']}",
+            r["lang"],
+        )
+        for r in written_answerability_rows(folder, sets)
+    ]
 
 
 def synth_answerability_pairs() -> list[JudgePair]:

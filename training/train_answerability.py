@@ -90,19 +90,14 @@ def written_questions(split: str, skip: tuple[str, ...] = ()) -> list[jp.Questio
     """The hand-written answerability questions of ``split``, each against its provision (``training/sets``), but
     those of the kinds in ``skip``."""
     out: list[jp.Question] = []
-    for name in ("written", "policies"):
-        for path in sorted(jp.WRITTEN_ANS.glob(f"answerability_{name}_*.jsonl")):
-            for line in path.read_text(encoding="utf-8").splitlines():
-                r = json.loads(line) if line.strip() else None
-                if r is None or r["split"] != split or r["kind"] in skip:
-                    continue
-                passage, sentence = r["passage"], r["sentence"]
-                answer = r.get("answer") or sentence
-                start = passage.find(sentence) + sentence.find(answer)
-                answers = [(start, answer)] if r["label"] else []
-                out.append(
-                    jp.Question(r["id"], r["question"], passage, answers, [], "written-ans", split, r["lang"], r["doc"])
-                )
+    for r in jp.written_answerability_rows():
+        if r["split"] != split or r["kind"] in skip:
+            continue
+        passage, sentence = r["passage"], r["sentence"]
+        answer = r.get("answer") or sentence
+        start = passage.find(sentence) + sentence.find(answer)
+        answers = [(start, answer)] if r["label"] else []
+        out.append(jp.Question(r["id"], r["question"], passage, answers, [], "written-ans", split, r["lang"], r["doc"]))
     return out
 
 
@@ -166,7 +161,6 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--data", choices=("licensed", "viquad"), default="licensed")
     ap.add_argument("--vi-questions", type=int, default=6000, help="ViQuAD 1.0 train questions (--data viquad)")
-    ap.add_argument("--vi-weight", type=float, default=1.0, help="weight of each Vietnamese row (--data licensed)")
     ap.add_argument(
         "--language-flag", action="store_true", help="train with the language feature (default: constant 0, blind)"
     )
@@ -220,7 +214,6 @@ def main() -> None:
     w = np.where(ya == 1, (len(ya) - ya.sum()) / max(1, ya.sum()), 1.0) ** 0.5
     vi_col = FEATURES.index("vi")
     vi_rows = xa[:, vi_col] > 0
-    w = np.where(vi_rows, w * args.vi_weight, w)
     if not args.language_flag:
         xa[:, vi_col] = 0.0
     print(
