@@ -162,6 +162,34 @@ def test_synonyms_do_not_fire_inside_words() -> None:
     assert "sử dụng trái phép chất ma túy" in expand("anh ấy hút đá bị bắt", "vi")
 
 
+@pytest.mark.parametrize(
+    ("question", "legal"),
+    [
+        ("If nobody lives in the house for three months, is a burglary covered?", "unoccupied"),
+        ("They dropped me after my first claim, can they do that?", "cancel this policy"),
+        ("My flat was robbed last night", "theft stolen"),
+        ("Can I take them to court?", "bring proceedings"),
+        ("Is it worth taking them to court?", "bring proceedings"),
+        ("What if the house is left vacant over winter?", "unoccupied"),
+        ("What if they kicked me off the policy?", "cancel this policy"),
+        ("Are my bags covered?", "baggage"),
+        ("Am I covered if they let the insurer know late?", "notify"),
+    ],
+)
+def test_english_forms_match_in_other_endings(question: str, legal: str) -> None:
+    assert legal in expand(question, "en")
+
+
+def test_english_endings_stay_whole_words() -> None:
+    assert "cancel this policy" not in expand("a droplet of water fell on me", "en")
+    # a single-word form is matched as written: "banking" is not a bank, "permits" not a permit
+    assert expand("Which rules on correspondent banking apply?", "en") == []
+    assert expand("Is it permitted to wait?", "en") == []
+    assert expand("is it fine to wait?", "en") == []
+    assert expand("The regulator permits it", "en") == []
+    assert "resignation notice period" not in expand("quite a long wait", "en")
+
+
 def test_legal_terms_are_words() -> None:
     for lang, terms in LEGAL_TERMS.items():
         assert terms and all(t == t.strip() and t.lower() == t for t in terms), lang

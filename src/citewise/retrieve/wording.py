@@ -172,9 +172,63 @@ def _patterns(lang: str, folded: bool, terms: bool, broader: bool = True) -> tup
         ]
     pairs.sort(key=lambda p: -len(p[0]))
     return tuple(
-        (re.compile(rf"{_W}{re.escape(fold(form).lower() if folded else form.lower())}{_E}"), value)
+        (re.compile(rf"{_W}{_form_pattern(fold(form).lower() if folded else form.lower(), lang)}{_E}"), value)
         for form, value in pairs
     )
+
+
+_UNINFLECTED = frozenset({"into", "onto", "them", "they", "this", "that", "what", "with", "from", "myself"})
+_INFLECTED = re.compile(r"(?:ing|ied|ed|[^s]s)$")
+
+
+def _endings(base: str) -> set[str]:
+    """``base`` and its regular English endings: "complain" -> complains, complained, complaining; "live" ->
+    lives, lived, living; "carry" -> carries, carried; "drop" -> dropped, dropping."""
+    if base.endswith("e"):
+        return {base, base + "s", base + "d", base[:-1] + "ing"}
+    if base.endswith("y") and base[-2:-1] not in ("a", "e", "o", "u"):
+        return {base, base[:-1] + "ies", base[:-1] + "ied", base + "ing"}
+    out = {base, base + ("es" if re.search(r"(?:[sxzo]|[cs]h)$", base) else "s"), base + "ed", base + "ing"}
+    if len(base) <= 5 and re.fullmatch(r".*[^aeiou][aeiou][bdgmnprt]", base):
+        out |= {base + base[-1] + "ed", base + base[-1] + "ing"}
+    return out
+
+
+def _inflections(word: str) -> set[str]:
+    """A word of an English phrase in the endings people also write it with: written plain, it takes its endings
+    ("kick me off" -> "kicked me off"); written with an ending, it is read from its stem too ("nobody living" ->
+    "lives", "lived"; "robbed" -> "rob"). Irregular forms ("broke" / "break") are written out in the table."""
+    m = _INFLECTED.search(word)
+    if not m:
+        return _endings(word)
+    suffix = m.group(0) if m.group(0) in ("ing", "ied", "ed") else "s"
+    if len(word) - len(suffix) < 3:
+        return {word}
+    base = word[: -len(suffix)] + ("y" if suffix == "ied" else "")
+    bases = {base}
+    if suffix in ("ing", "ed"):
+        bases.add(base + "e")  # "living" -> "live", "burgled" -> "burgle"
+        if len(base) >= 4 and base[-1] == base[-2] and base[-1] not in "lsfz":
+            bases.add(base[:-1])  # "robbed" -> "rob"
+    return {word}.union(*(_endings(b) for b in bases))
+
+
+def _form_pattern(form: str, lang: str) -> str:
+    """The regular expression matching ``form``, its words separated by any run of spaces: an English phrase also
+    in its words' other endings (``_inflections``), so that "nobody lives in" matches the form "nobody living"; a
+    single word only as written, since its endings make other words of it ("bank" / "banking", "permit" /
+    "permits", "fined" / "fine")."""
+    words = form.split()
+    if lang != "en" or len(words) == 1:
+        return r"\s+".join(map(re.escape, words))
+    parts = []
+    for w in words:
+        if w.isalpha() and w.isascii() and len(w) >= 3 and w not in _UNINFLECTED:
+            alts = sorted(_inflections(w), key=lambda a: (-len(a), a))
+            parts.append("(?:" + "|".join(map(re.escape, alts)) + ")")
+        else:
+            parts.append(re.escape(w))
+    return r"\s+".join(parts)
 
 
 def expand(text: str, lang: str) -> list[str]:
