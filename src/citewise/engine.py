@@ -214,7 +214,12 @@ class Engine:
             if paired:
                 # the LLM tier reads the score near the threshold: reading stops there only without it
                 stop = None if answer.judge_llm else answer.judge_stop
-                shared = {"classifier": self.pair_classifier(), "stop": stop, "thresholds": answer.answer_threshold}
+                shared = {
+                    "classifier": self.pair_classifier(),
+                    "stop": stop,
+                    "thresholds": answer.answer_threshold,
+                    "reads": answer.judge_reads,
+                }
             judge = None if name in ("none", "") else JUDGES.create(name, **shared)
             if judge is not None and answer.answer_threshold and not paired:
                 judge = Thresholded(judge, answer.answer_threshold)

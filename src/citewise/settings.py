@@ -235,8 +235,9 @@ class AnswerSettings(_Section):
     (``make judge-weights`` writes them, and ``make demo`` runs it once when they are missing; they are trained output,
     not in git) and ``none`` otherwise; ``tiered``
     (the fast zero-token tier scores every sentence of the best evidence, then the fine-tuned e5-small pair
-    classifier, run r5, reads its best 3 sentences (for a value question: the best 3 that state a value of the asked
-    type) one at a time until one answers (``judge_stop``): about 50-140 ms more per question on 2 cores;
+    classifier, run r5, reads its best 3 sentences (``judge_reads``; for a value question: the best 3 that state a
+    value of the asked type) one at a time until one answers (``judge_stop``): about 50-140 ms more per question on 2
+    cores;
     docs/judge-model-card.md), ``features`` (the fast tier alone),
     ``pair`` (the pair classifier alone on the fast tier's best sentences), ``none`` to answer whatever relevant
     evidence was found. The thresholds (in the pair classifier's manifest) were chosen end to end on dev questions
@@ -248,6 +249,13 @@ class AnswerSettings(_Section):
     one reading them all gives; the answer opens with that sentence rather than the highest-scoring one); ``None``:
     all in one call. Not with ``judge_llm``. Measured: docs/benchmarks.md, "The pair classifier stops at the first
     answering sentence"."""
+    judge_reads: dict[str, int] = Field(default_factory=dict)
+    """For ``tiered`` and ``pair``, per language: how many of the fast tier's best sentences the pair classifier reads
+    (one at a time, ``judge_stop``), in place of the manifest's number (3 for ``tiered``); thresholds chosen for the
+    manifest's number do not fit another (``answer_threshold``). Measured, not the default: Vietnamese reading 8, at
+    thresholds chosen for it on dev, refuses more near-misses at the same dev answer rate (Vietnamese dev policies
+    0.52 -> 0.75) but answers fewer held-out questions (docs/benchmarks.md, "Vietnamese sentences read by the pair
+    classifier: eight measured, not kept")."""
     judge_llm: bool = False
     """Ask the local LLM (``llm``'s model, loaded on first use) "does this passage state the answer to this exact
     question? Yes/No" when the judge's score is near its threshold, and let its P(Yes) decide there

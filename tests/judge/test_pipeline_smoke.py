@@ -108,3 +108,29 @@ def test_the_engine_reads_early_by_default_but_not_for_the_llm_tier(
         assert judge.stop == 0.0 and judge.threshold("vi") == 0.42  # type: ignore[union-attr]
         assert cw.derive(answer={"judge_stop": None}).judge().stop is None  # type: ignore[union-attr]
         assert cw.derive(answer={"judge_llm": True}).judge().inner.stop is None  # type: ignore[union-attr]
+
+
+def test_the_pair_classifier_reads_more_sentences_where_a_language_says_so(clf: PairClassifier) -> None:
+    # a threshold no sentence reaches: every chosen sentence is read
+    passages = [
+        Passage(
+            "Công ty giải quyết bồi thường trong thời hạn 15 ngày làm việc. Hồ sơ gồm giấy yêu cầu bồi thường. "
+            "Trường hợp chậm thanh toán, Công ty trả thêm tiền lãi 10%/năm. Công ty cử giám định viên trong 48 giờ. "
+            "Mức khấu trừ là 2.000.000 đồng mỗi vụ. Bên mua bảo hiểm đóng phí một lần."
+        )
+    ]
+    question = "Chậm trả tiền bồi thường thì công ty có phải trả lãi không?"
+    tiered = TieredJudge(
+        FeatureJudge(), clf, {"vi": 1.01, "en": 1.01}, band=(0.0, 1.01), top=3, stop=0.0, reads={"vi": 5}
+    )
+    assert tiered.judge(question, passages, "vi").scores["pairs_read"] == 5
+    assert tiered.judge(question, passages, "en").scores["pairs_read"] == 3  # the manifest's number elsewhere
+
+
+def test_the_engine_passes_the_languages_reads(
+    module_index: Path, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CITEWISE_JUDGE_WEIGHTS", str(SMOKE))
+    with citewise.open(index=module_index, embedder=embedder) as cw:
+        assert cw.judge().reads == {}  # type: ignore[union-attr]
+        assert cw.derive(answer={"judge_reads": {"vi": 8}}).judge().reads == {"vi": 8}  # type: ignore[union-attr]

@@ -256,11 +256,15 @@ class TieredJudge(AnswerabilityJudge):
         name: str = "tiered",
         typed: bool = False,
         stop: float | None = None,
+        reads: dict[str, int] | None = None,
     ) -> None:
+        """``reads``: per language, how many of the fast tier's best sentences the pair classifier reads, in place of
+        ``top``."""
         self.fast, self.pair = fast, pair
         self.thresholds = thresholds
         self.band, self.top, self.mix = band, top, mix
         self.name, self.typed, self.stop = name, typed, stop
+        self.reads = dict(reads or {})
 
     def threshold(self, lang: str) -> float:
         return self.thresholds.get(lang, self.thresholds.get("en", 0.5))
@@ -276,7 +280,7 @@ class TieredJudge(AnswerabilityJudge):
         pool = cands
         if self.typed and qtype in VALUE_TYPES:
             pool = [c for c in cands[:TYPED_POOL] if states_value(qtype, c.text)] or cands
-        chosen = pool[: self.top]
+        chosen = pool[: self.reads.get(lang, self.top)]
         sure = None if self.stop is None else max(self.stop, self.threshold(lang))
         pair_scores, combined = self._read(question, chosen, sure)
         k = int(np.argmax(combined))
@@ -451,12 +455,14 @@ def shipped_tiered(
     classifier: PairClassifier | None = None,
     stop: float | None = None,
     thresholds: dict[str, float] | None = None,
+    reads: dict[str, int] | None = None,
 ) -> TieredJudge:
     """The pair classifier shipped in ``judge/weights/`` used as its manifest says (chosen on dev data):
     ``pair`` — it decides alone on the fast tier's best sentences; ``tiered`` — the fast tier first, the pair
     classifier inside the unsure band, scores mixed. ``classifier``: an already loaded one to share; ``stop``:
     stop reading sentences at the first that reaches it or the threshold (``TieredJudge``); ``thresholds``: per
-    language, in place of the manifest's."""
+    language, in place of the manifest's; ``reads``: per language, the sentences read in place of the manifest's
+    ``top``."""
     from citewise.errors import MissingDependency
     from citewise.judge.pair import PairClassifier
 
@@ -476,6 +482,7 @@ def shipped_tiered(
         kind,
         bool(cfg.get("typed")),
         stop,
+        reads,
     )
 
 
@@ -484,9 +491,10 @@ def pair_judge(
     classifier: PairClassifier | None = None,
     stop: float | None = None,
     thresholds: dict[str, float] | None = None,
+    reads: dict[str, int] | None = None,
 ) -> TieredJudge:
     """The pair classifier on the fast tier's best sentences, deciding alone."""
-    return shipped_tiered("pair", directory, classifier, stop, thresholds)
+    return shipped_tiered("pair", directory, classifier, stop, thresholds, reads)
 
 
 JUDGES: Registry[AnswerabilityJudge] = Registry(
