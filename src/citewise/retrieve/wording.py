@@ -183,14 +183,14 @@ _INFLECTED = re.compile(r"(?:ing|ied|ed|[^s]s)$")
 
 def _endings(base: str) -> set[str]:
     """``base`` and its regular English endings: "complain" -> complains, complained, complaining; "live" ->
-    lives, lived, living; "carry" -> carries, carried; "drop" -> dropped, dropping."""
+    lives, lived, living; "carry" -> carries, carried; "drop" -> dropped, dropping; "cancel" -> canceled, cancelled."""
     if base.endswith("e"):
         return {base, base + "s", base + "d", base[:-1] + "ing"}
     if base.endswith("y") and base[-2:-1] not in ("a", "e", "o", "u"):
         return {base, base[:-1] + "ies", base[:-1] + "ied", base + "ing"}
     out = {base, base + ("es" if re.search(r"(?:[sxzo]|[cs]h)$", base) else "s"), base + "ed", base + "ing"}
-    if len(base) <= 5 and re.fullmatch(r".*[^aeiou][aeiou][bdgmnprt]", base):
-        out |= {base + base[-1] + "ed", base + base[-1] + "ing"}
+    if (len(base) <= 5 and re.fullmatch(r".*[^aeiou][aeiou][bdgmnprt]", base)) or re.fullmatch(r".*[aeiou]l", base):
+        out |= {base + base[-1] + "ed", base + base[-1] + "ing"}  # "drop" -> "dropped", "cancel" -> "cancelled"
     return out
 
 
@@ -208,8 +208,8 @@ def _inflections(word: str) -> set[str]:
     bases = {base}
     if suffix in ("ing", "ed"):
         bases.add(base + "e")  # "living" -> "live", "burgled" -> "burgle"
-        if len(base) >= 4 and base[-1] == base[-2] and base[-1] not in "lsfz":
-            bases.add(base[:-1])  # "robbed" -> "rob"
+        if len(base) >= 4 and base[-1] == base[-2] and base[-1] not in "sfz":
+            bases.add(base[:-1])  # "robbed" -> "rob", "cancelled" -> "cancel"
     return {word}.union(*(_endings(b) for b in bases))
 
 
