@@ -290,21 +290,26 @@ def article_pairs(article: str, text: str, split: str, rng: random.Random) -> It
                     yield SynthPair(q, t, 0, "neighbour", article, split)
 
 
+def articles() -> list[tuple[str, str]]:
+    """(Pháp điển id, text) of every article of the insurance topic, in file order; none without the shared data (a
+    machine without it trains without them)."""
+    if not ARTICLES.exists():
+        return []
+    rows = [json.loads(line) for line in ARTICLES.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [(str(r["phapdien_id"]), str(r["text"])) for r in rows]
+
+
 def synth_pairs(seed: int = 11) -> list[SynthPair]:
     """Every constructed pair, in article order (deterministic for a seed); none without the shared data."""
-    if not ARTICLES.exists():  # a machine without the shared data trains without them
+    found = articles()
+    if not found:
         return []
     rng = random.Random(seed)
     skip = excluded_articles()
     out: list[SynthPair] = []
-    for line in ARTICLES.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        r = json.loads(line)
-        article = str(r["phapdien_id"])
-        if article in skip:
-            continue
-        out += article_pairs(article, str(r["text"]), _split_of(article), rng)
+    for article, text in found:
+        if article not in skip:
+            out += article_pairs(article, text, _split_of(article), rng)
     return out
 
 

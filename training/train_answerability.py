@@ -104,15 +104,11 @@ def written_questions(split: str, skip: tuple[str, ...] = ()) -> list[jp.Questio
 def synth_rows(split: str) -> tuple[list[list[float]], list[int]]:
     """Feature rows of the constructed Vietnamese pairs of ``split`` (``training/answerability_synth.py``), each
     sentence read inside its article (a sentence made vague in place of the one it was made from)."""
-    from training.answerability_synth import ARTICLES, synth_pairs
+    from training.answerability_synth import articles, synth_pairs
 
-    if not ARTICLES.exists():
+    texts = {article: " ".join(text.split()) for article, text in articles()}
+    if not texts:
         return [], []
-    texts: dict[str, str] = {}
-    for line in ARTICLES.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            r = json.loads(line)
-            texts[str(r["phapdien_id"])] = " ".join(str(r["text"]).split())
     x: list[list[float]] = []
     y: list[int] = []
     for pair in synth_pairs():
