@@ -213,7 +213,8 @@ def test_references_and_documents_are_searched_as_typed(module_index: Path) -> N
 
 def test_a_policyholders_words_find_the_policy_section(module_index: Path) -> None:
     """The sample home policy says "notify us of any loss or damage within 30 days" (Section 4.2) and
-    "unoccupied" (Section 3.2); people write "tell" and "empty" (bench/everyday_policy.py)."""
+    "unoccupied" (Section 3.2); people write "tell" and "empty" (bench/everyday_policy.py), "rude", "my car" and "for
+    my job" (bench/sets/everyday_answers.jsonl, dev4)."""
 
     def rank(question: str, label: str, synonyms: bool) -> int:
         with citewise.open(settings=Settings(index=module_index, retrieve={"synonyms": synonyms}), embedder=None) as cw:
@@ -224,6 +225,10 @@ def test_a_policyholders_words_find_the_policy_section(module_index: Path) -> No
     for question, label in (
         ("How long have I got to tell Harbourview my house was damaged?", "Harbourview Section 4.2"),
         ("My house will be empty for three months while I work abroad, is that a problem?", "Harbourview Section 3.2"),
+        # "threatening or abusive behaviour" (5.2), "motor vehicles" (Section 1), "business purposes" (3.3)
+        ("Can Harbourview cancel my policy because I was rude to a claims handler?", "Harbourview Section 5.2"),
+        ("Is hail damage to my car covered?", "Harbourview Section 1"),
+        ("Is my laptop that I use for my job covered if it gets stolen?", "Harbourview Section 3.3"),
     ):
         assert rank(question, label, True) <= 3 < rank(question, label, False), question
 

@@ -208,6 +208,13 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("en", ("hotel", "somewhere to stay", "place to stay", "temporary housing"), "alternative accommodation"),
     Synonym("en", ("power cut", "power outage", "power failure", "blackout"), "change in temperature"),
     Synonym("en", ("jewellery", "jewelry"), "valuables"),
+    Synonym("en", ("rude to", "was rude", "swore at", "shouted at", "insulted"), "threatening or abusive behaviour"),
+    Synonym("en", ("my car", "our car"), "motor vehicles"),
+    Synonym(
+        "en",
+        ("for my job", "for my work", "use for work", "used for work", "work laptop", "work computer"),
+        "business purposes office equipment",
+    ),
     Synonym(
         "en", ("pregnant", "expecting a baby", "give birth", "giving birth", "have a baby"), "pregnancy childbirth"
     ),
