@@ -30,6 +30,7 @@ from citewise.lang import detect_language
 from citewise.registry import Registry
 from citewise.retrieve.choices import stem
 from citewise.retrieve.records import Evidence
+from citewise.retrieve.wording import expand
 from citewise.textmatch import topic_keys
 from citewise.trees import Forest, Tree, load_model
 
@@ -215,15 +216,22 @@ class FeatureJudge(AnswerabilityJudge):
             (i, a, b, s, ctx, reading(question, s, lead, qtype))
             for i, a, b, s, ctx, lead in candidate_sentences(passages)
         ]
-        alone = self.scores(question, qtype, [(s, ctx) for *_, s, ctx, _ in raw], lang)
+        # the question as written and, when it uses spoken forms, with their legal wording added ("trả lãi" ->
+        # "lãi suất"): each sentence scores the better of the two
+        asked = [question] + ([f"{question} {' '.join(extra)}"] if (extra := expand(question, lang)) else [])
+        alone = self._best(asked, qtype, [(s, ctx) for *_, s, ctx, _ in raw], lang)
         # an item read after its lead-in scores the better of its two readings: the trees were trained on sentences
-        led = iter(self.scores(question, qtype, [(r, ctx) for *_, s, ctx, r in raw if r != s], lang))
+        led = iter(self._best(asked, qtype, [(r, ctx) for *_, s, ctx, r in raw if r != s], lang))
         cands = [
             Candidate(i, a, b, s, max(p, next(led)), r) if r != s else Candidate(i, a, b, s, p)
             for (i, a, b, s, _, r), p in zip(raw, alone, strict=True)
         ]
         cands.sort(key=lambda c: -c.score)
         return qtype, cands
+
+    def _best(self, asked: Sequence[str], qtype: str, sentences: Sequence[tuple[str, str]], lang: str) -> list[float]:
+        """Each (sentence, context)'s best score over the wordings ``asked`` of one question."""
+        return [max(p) for p in zip(*(self.scores(q, qtype, sentences, lang) for q in asked), strict=True)]
 
     def judge(self, question: str, passages: Sequence[Passage], lang: str) -> Answerability:
         qtype, cands = self.candidates(question, passages, lang)
