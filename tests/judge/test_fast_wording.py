@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from citewise.judge.answerability import FeatureJudge
 from citewise.judge.records import Passage
 from citewise.retrieve.wording import expand
 
-# three of the four provisions retrieval finds for the question below in the sample home policy (its own text, shortened)
+# three of the four provisions retrieval finds for the question below in the sample home policy (its text, shortened)
 HEADER = "QUY TẮC BẢO HIỂM NHÀ Ở TƯ NHÂN 125/2024/QĐ-SH › Chương III. BỒI THƯỜNG › "
 PASSAGES = [
     Passage(
@@ -47,7 +49,7 @@ LATE = "Chậm trả tiền bồi thường thì công ty có phải trả lãi 
 INTEREST = "4. Trường hợp chậm thanh toán tiền bồi thường, Công ty trả thêm tiền lãi"
 
 
-def test_the_legal_wording_of_a_spoken_form_finds_the_answering_clause(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_legal_wording_of_a_spoken_form_finds_the_answering_clause(monkeypatch: pytest.MonkeyPatch) -> None:
     judge = FeatureJudge()
     assert "lãi suất" in expand(LATE, "vi")
     _, cands = judge.candidates(LATE, PASSAGES, "vi")
