@@ -9,10 +9,12 @@ time, before any of those changes, and run only to report (``--split test``). Sp
 ``test3`` (session 48): questions about the two travel policies (Bluewave in English, Sông Hồng's in Vietnamese), which
 no earlier dev split asks about, written together and split alternately before any change was chosen on them. Split ``dev4``
 (session 53): English and Vietnamese questions about the two home policies written as a new user would, before that
-session's changes and without reading the earlier splits; run on the session's variants, so a dev split. One index of the
+session's changes and without reading the earlier splits; run on the session's variants, so a dev split. Split ``dev5``
+(session 55): English and Vietnamese questions about the two travel policies written the same way, some of them after
+their answers had been read (a dev split from the start). One index of the
 sample corpus (lexical + dense with its shipped vectors, shipped defaults, the default judge) for all questions.
 
-    .venv/bin/python bench/everyday_answers.py [--split dev|test|dev2|test2|dev3|test3|dev4|all] [--out FILE] [--show]
+    .venv/bin/python bench/everyday_answers.py [--split dev|test|dev2|...|dev5|all] [--out FILE] [--show]
 """
 
 from __future__ import annotations
@@ -101,7 +103,8 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--split", default="dev", choices=["dev", "test", "dev2", "test2", "dev3", "test3", "dev4", "all"])
+    splits = ["dev", "test", "dev2", "test2", "dev3", "test3", "dev4", "dev5", "all"]
+    ap.add_argument("--split", default="dev", choices=splits)
     ap.add_argument(
         "--out", type=Path, default=None, help="result JSON (default bench/results/everyday_answers-SPLIT.json)"
     )

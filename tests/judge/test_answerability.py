@@ -48,6 +48,17 @@ COVER = (
 CLAUSES = (
     "1. Công ty bồi thường trong các trường hợp sau đây:\na) Cháy;\nb) Nổ;\n2. Công ty không bồi thường khi cố ý.\n"
 )
+UNMARKED = (
+    "2.1 What is covered\n"
+    "We will pay up to USD 50,000 for the costs of sudden illness during the trip, including:\n"
+    "hospital, surgical and medical treatment fees;\n"
+    "emergency dental treatment for the relief of pain, up to USD 500;\n"
+    "medicines prescribed by a doctor; and\n"
+    "a hospital benefit of USD 50 for each full day you are an in-patient.\n"
+    "The excess applies to each claim.\n"
+    "No refund is given after the cooling-off period.\n"
+)
+NOT_A_LIST = "Important:\nYou must keep all receipts.\nWe may ask for them.\n"
 
 
 def test_a_list_item_is_read_after_its_lead_in_when_it_names_what_is_asked() -> None:
@@ -59,6 +70,15 @@ def test_a_list_item_is_read_after_its_lead_in_when_it_names_what_is_asked() -> 
     assert led[0] is None and led[1] is None and led[4] is None  # the sentence after the list is no item
     spans = sentence_spans(CLAUSES)
     assert lead_ins(CLAUSES, spans) == [None, 0, 0, None]  # clause 2 is not an item of clause 1's list
+    # a Word list keeps its bullets out of the text: its items are the lines closed by ";", and the line after them
+    # (the sentence splitter reads "…; and" and the last line as one)
+    spans = sentence_spans(UNMARKED)
+    assert lead_ins(UNMARKED, spans) == [None, None, 1, 1, 1, None, None]
+    item, lead = next((s, lead) for *_, s, _, lead in candidate_sentences([Passage(UNMARKED)]) if "dental" in s)
+    assert reading("Does the policy pay for dental work abroad?", item, lead) == f"{lead} {item}"
+    # a colon before a paragraph of its own leads into no list
+    spans = sentence_spans(NOT_A_LIST)
+    assert lead_ins(NOT_A_LIST, spans) == [None, None, None]
     item, lead = next((s, lead) for *_, s, _, lead in candidate_sentences([Passage(COVER)]) if s.startswith("(f)"))
     assert reading("Does the policy cover subsidence?", item, lead) == f"{lead} {item}"
     # an item sharing nothing with the question that its lead-in does not already hold is read alone

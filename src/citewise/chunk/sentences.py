@@ -147,6 +147,8 @@ LIST_ITEM = re.compile(r"\s*(?:\(?[a-zđ]{1,2}\)|\(?[ivx]{1,4}\)|\d{1,2}\)|[-–
 NUMBERED_ITEM = re.compile(r"\s*\d{1,2}[.)]\s")
 """A numbered line: an item of a list led into by a colon ("… sau đây:" then "1. …"), else a clause."""
 _LEAD_IN = re.compile(r":\s*$")
+_ITEM_END = re.compile(r";(?:\s*(?:and|or|và|hoặc))?\s*$", re.I)
+"""How an item ends when its marker was never in the text (a Word bullet, a PDF's dropped glyph): "…;", "…; or"."""
 
 
 def _marker_kind(sentence: str) -> str | None:
@@ -163,16 +165,24 @@ def lead_ins(text: str, spans: list[tuple[int, int]]) -> list[int | None]:
     it when it is an item of a list ("We will pay for … caused by any of the following events:" for "(f)
     subsidence, heave or landslip …;"), else None. A list is the run of sentences after a lead-in ending with a
     colon that open with the same kind of marker as its first ("(a)", "b)", "1.", "-"); anything else ends it, so
-    the "2." of the next clause after "1. … sau đây: a) …; b) …" is no item of clause 1's list."""
+    the "2." of the next clause after "1. … sau đây: a) …; b) …" is no item of clause 1's list. Lines with no marker
+    that end with ";" are items too (Word keeps its bullets out of the text: "including:" then "hospital … fees;",
+    "emergency dental treatment …, up to USD 500;"), up to the first that does not, the list's last."""
     out: list[int | None] = []
     lead: int | None = None
     kind: str | None = None
     for i, (s, e) in enumerate(spans):
         sentence = text[s:e]
         marker = _marker_kind(sentence)
+        last = False
+        if marker is None and lead is not None and kind in (None, "unmarked"):
+            last = _ITEM_END.search(sentence) is None
+            marker = None if last and kind is None else "unmarked"
         if lead is not None and marker is not None and kind in (None, marker):
             kind = marker
             out.append(lead)
+            if last:
+                lead, kind = None, None
         else:
             out.append(None)
             lead, kind = None, None
