@@ -238,6 +238,15 @@ def test_the_judges_sentence_does_not_lead_when_it_is_about_another_step() -> No
     assert draft.sentences[0].text == "Thời hạn là 15 ngày làm việc."  # filing is not settling
 
 
+def test_a_time_limit_with_no_number_is_not_stated_as_a_count() -> None:
+    text = "If the MLRO leaves, the Relevant Person must immediately appoint a new MLRO or arrange temporary cover."
+    question = "If our MLRO resigns, for how many weeks can we rely on temporary cover?"
+    draft = ExtractiveGenerator().generate(question, [_fragment(text)], "en")
+    assert draft.sentences and not draft.sentences[0].text.startswith("The period is")
+    when = ExtractiveGenerator().generate("When must a new MLRO be appointed?", [_fragment(text)], "en")
+    assert "immediately" in when.sentences[0].text and when.sentences[0].quote_span is not None  # a "when" question
+
+
 def test_a_definitions_list_is_not_quoted_whole_for_one_term() -> None:
     text = (
         "Article 3\nDefinitions\nFor the purposes of this Regulation, the following definitions apply:\n"

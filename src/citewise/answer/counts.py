@@ -8,6 +8,7 @@ import functools
 import re
 
 from citewise.judge.qtype import question_type
+from citewise.lang import fold
 from citewise.textmatch import short_keys as _keys
 
 _WORD = re.compile(r"[^\W_]+")
@@ -104,3 +105,17 @@ def counted_as_asked(question: str, text: str, end: int) -> int:
             break
         end = after.end()
     return end
+
+
+_UNITS_ASKED = re.compile(
+    r"\b(?:how many|bao nhieu|may)\s+(?:(?:business|working|calendar|clear|full)\s+)?"
+    r"(?:hours?|days?|weeks?|months?|years?|minutes?|gio|ngay|tuan|thang|nam|phut)\b"
+)
+_NO_COUNT = frozenset({"without undue delay", "immediately", "promptly", "ngay lap tuc", "kip thoi"})
+"""Durations with no number (``judge.qtype``'s word-only time limits), folded."""
+
+
+def uncounted(question: str, value: str) -> bool:
+    """Whether ``value`` is a time limit with no number ("immediately") while the question asks how many units ("for
+    how many weeks can we rely on temporary cover …?", "bao nhiêu ngày"): it states no count of them."""
+    return " ".join(fold(value).lower().split()) in _NO_COUNT and bool(_UNITS_ASKED.search(fold(question).lower()))

@@ -20,7 +20,7 @@ from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.cases import PENALTIES, asks_heaviest, case_clause, is_case_clause, upper_bound
 from citewise.answer.cloze import written_from
 from citewise.answer.conflicts import Stated, same_statement
-from citewise.answer.counts import counted, counted_as_asked, counts_the_asked, item_number, ordinal
+from citewise.answer.counts import counted, counted_as_asked, counts_the_asked, item_number, ordinal, uncounted
 from citewise.answer.defining import defining
 from citewise.answer.event import of_the_event
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
@@ -1112,6 +1112,7 @@ class ExtractiveGenerator(Generator):
                 and not case_not_put(question, cand.text, sp[0])
                 and not others_case(question, cand.text, sp[0])
                 and counts_the_asked(question, cand.text, sp)
+                and not uncounted(question, cand.text[sp[0] : sp[1]])
             ]
             if kind == "party" and not cand.text.isascii() and not _asks_duty(question):
                 found = []  # "Ai là người quản lý di sản khi …?" asks who holds a role, not who bears a duty
