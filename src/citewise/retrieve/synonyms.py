@@ -218,6 +218,7 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym(
         "en", ("pregnant", "expecting a baby", "give birth", "giving birth", "have a baby"), "pregnancy childbirth"
     ),
+    Synonym("en", ("died", "has died", "passed away", "passes away"), "death"),
     # -- insurance policies, as Vietnamese policyholders write about them --------------------------
     Synonym("vi", ("vali", "va li", "va-li"), "hành lý"),
     Synonym("vi", ("ứng trước", "ứng tiền trước", "cho ứng"), "tạm ứng"),
@@ -228,6 +229,8 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("vi", ("cử người xuống", "người xuống xem", "xuống xem"), "giám định"),
     Synonym("vi", ("nộp đủ giấy tờ", "nộp giấy tờ", "đủ giấy tờ"), "hồ sơ"),
     Synonym("vi", ("visa",), "thị thực"),
+    Synonym("vi", ("delay", "hoãn chuyến"), "trì hoãn"),
+    Synonym("vi", ("nha sĩ", "đau răng", "nhổ răng", "trám răng"), "điều trị răng"),
     Synonym("vi", ("mưa to", "mưa như trút"), "mưa lớn"),
     Synonym("vi", ("nước tràn vào nhà", "ngập nhà", "nhà bị ngập", "nhà ngập"), "ngập nước"),
     # where a trip goes, in the regions a travel policy's premium zones name (names of one country only, also typed
