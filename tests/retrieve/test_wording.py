@@ -245,13 +245,12 @@ def test_travellers_words_find_the_travel_section(module_index: Path) -> None:
     relative"), "delay" written in a Vietnamese question its "trì hoãn" (Điều 6); bench/sets/everyday_answers.jsonl,
     dev5."""
 
-    def rank(question: str, title: str, label: str, synonyms: bool) -> int:
-        return _rank(module_index, question, title, label, synonyms)
-
     died = "My mother-in-law died, can I cancel the trip and get my money back?"
-    assert rank(died, "bluewave", "Section 3.1", True) <= 3 < rank(died, "bluewave", "Section 3.1", False)
+    with_, without = (_rank(module_index, died, "bluewave", "Section 3.1", syn) for syn in (True, False))
+    assert with_ <= 3 < without
     delay = "Máy bay delay 8 tiếng thì được bao nhiêu tiền?"
-    assert rank(delay, "du lịch", "Điều 6", True) == 1 < rank(delay, "du lịch", "Điều 6", False)
+    with_, without = (_rank(module_index, delay, "du lịch", "Điều 6", syn) for syn in (True, False))
+    assert with_ == 1 < without
 
 
 @pytest.fixture(scope="module")
