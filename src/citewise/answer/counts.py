@@ -115,7 +115,12 @@ _NO_COUNT = frozenset({"without undue delay", "immediately", "promptly", "ngay l
 """Durations with no number (``judge.qtype``'s word-only time limits), folded."""
 
 
+def word_limit(value: str) -> bool:
+    """Whether ``value`` is a time limit with no number: "immediately", "without undue delay", "ngay lập tức"."""
+    return " ".join(fold(value).lower().split()) in _NO_COUNT
+
+
 def uncounted(question: str, value: str) -> bool:
     """Whether ``value`` is a time limit with no number ("immediately") while the question asks how many units ("for
     how many weeks can we rely on temporary cover …?", "bao nhiêu ngày"): it states no count of them."""
-    return " ".join(fold(value).lower().split()) in _NO_COUNT and bool(_UNITS_ASKED.search(fold(question).lower()))
+    return word_limit(value) and bool(_UNITS_ASKED.search(fold(question).lower()))

@@ -20,7 +20,15 @@ from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.cases import PENALTIES, asks_heaviest, case_clause, is_case_clause, upper_bound
 from citewise.answer.cloze import written_from
 from citewise.answer.conflicts import Stated, same_statement
-from citewise.answer.counts import counted, counted_as_asked, counts_the_asked, item_number, ordinal, uncounted
+from citewise.answer.counts import (
+    counted,
+    counted_as_asked,
+    counts_the_asked,
+    item_number,
+    ordinal,
+    uncounted,
+    word_limit,
+)
 from citewise.answer.defining import defining
 from citewise.answer.event import of_the_event
 from citewise.answer.injection import addresses_the_assistant, tainted_lines
@@ -1028,6 +1036,8 @@ class ExtractiveGenerator(Generator):
         if label is not None:
             stated += OPTION.get(lang, OPTION["en"]).format(label)
         text = template.format(_in_sentence(stated) if kind == "party" else stated)
+        if kind == "duration" and not yes_no and word_limit(stated):
+            text = f"{stated[0].upper()}{stated[1:]}."  # "Immediately.", not "The period is immediately."
         return [DraftSentence(text, [best.fragment.ref], quote_span=(start, start + len(value)))]
 
     def _left_aside(
