@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import re
 
-from citewise.judge.qtype import question_type
+from citewise.judge.qtype import UNIT_WORD, WORD_LIMIT, question_type
 from citewise.lang import fold
 from citewise.textmatch import short_keys as _keys
 
@@ -107,17 +107,13 @@ def counted_as_asked(question: str, text: str, end: int) -> int:
     return end
 
 
-_UNITS_ASKED = re.compile(
-    r"\b(?:how many|bao nhieu|may)\s+(?:(?:business|working|calendar|clear|full)\s+)?"
-    r"(?:hours?|days?|weeks?|months?|years?|minutes?|gio|ngay|tuan|thang|nam|phut)\b"
-)
-_NO_COUNT = frozenset({"without undue delay", "immediately", "promptly", "ngay lap tuc", "kip thoi"})
-"""Durations with no number (``judge.qtype``'s word-only time limits), folded."""
+_UNITS_ASKED = re.compile(rf"\b(?:how many|bao nhieu|may)\s+{UNIT_WORD.pattern}\b")
+"""A question asking how many units of time ("for how many weeks", "bao nhiêu ngày"), folded."""
 
 
 def word_limit(value: str) -> bool:
     """Whether ``value`` is a time limit with no number: "immediately", "without undue delay", "ngay lập tức"."""
-    return " ".join(fold(value).lower().split()) in _NO_COUNT
+    return WORD_LIMIT.fullmatch(" ".join(fold(value).split())) is not None
 
 
 def uncounted(question: str, value: str) -> bool:

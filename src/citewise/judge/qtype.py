@@ -25,13 +25,15 @@ _VI_NUMBER = rf"(?:(?:{_VI_DIGIT}\s+)?muoi(?:\s+(?:{_VI_DIGIT}|tu|lam))?|{_VI_DI
 _VI_NUMBER_WORDS = frozenset("một mốt hai ba bốn tư năm lăm sáu bảy tám chín mười mươi".split())
 """The same words with their marks: folded, "sau ngày" (after the day) reads as "sáu ngày" (six days)."""
 _VI_FOLDED = frozenset(fold(w) for w in _VI_NUMBER_WORDS)
+WORD_LIMIT = re.compile(r"without undue delay|immediately|promptly|ngay lap tuc|kip thoi", re.I)
+"""A time limit with no number, folded ("ngay lập tức"): a duration ``answer_spans`` finds, but no count of units."""
 _DURATION = re.compile(
     # a number word goes with a unit of its own language: folded "sáu đây" is no "six day"
     rf"\b(?:\d+\s*(?:\(\d+\)\s*)?(?:{_UNITS_EN}|{_UNITS_VI})"
     rf"|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|fifteen|thirty|sixty|ninety)"
     rf"\s*(?:\(\d+\)\s*)?{_UNITS_EN}"
     rf"|{_VI_NUMBER}\s*(?:\(\d+\)\s*)?{_UNITS_VI})\b"
-    r"|\b(?:without undue delay|immediately|promptly|ngay lap tuc|kip thoi)\b",
+    rf"|\b(?:{WORD_LIMIT.pattern})\b",
     re.I,
 )
 _AMOUNT = re.compile(
