@@ -75,6 +75,24 @@ def test_a_figure_of_the_case_is_read_as_the_clause_states_its_quantity() -> Non
     assert case_coverage("storm with 90 km/h winds", clause) == coverage("storm with 90 km/h winds", clause)
 
 
+def test_a_percentage_asked_in_words_is_said_by_the_percent_sign() -> None:
+    """ "bao nhiêu phần trăm" asked of "được hưởng 50% quyền lợi": the sign is the words (dev5 "Bố tôi 72 tuổi …" was
+    refused as weak evidence, its best provision covering 0.56 of the question)."""
+    clause = "Người từ 70 tuổi trở lên được hưởng 50% quyền lợi bảo hiểm quy định tại Điều 4 Quy tắc này."
+    for question, lang_words in (
+        ("Bố tôi 72 tuổi thì được hưởng bao nhiêu phần trăm quyền lợi?", "phần trăm"),
+        ("What percentage of the benefits does a traveller aged 72 get?", "percentage"),
+    ):
+        spelled = clause.replace("%", f" {lang_words}")
+        assert case_coverage(question, clause) == case_coverage(question, spelled) > coverage(question, clause)
+    # the sign is not read for a question that asks no percentage, nor into a text without one
+    plain = "Bố tôi 72 tuổi thì được hưởng bao nhiêu quyền lợi?"
+    assert case_coverage(plain, clause) == case_coverage(plain, clause.replace("50%", "50"))
+    no_sign = clause.replace("50%", "một nửa")
+    asked = "Bố tôi 72 tuổi thì được hưởng bao nhiêu phần trăm quyền lợi?"
+    assert case_coverage(asked, no_sign) < case_coverage(asked, clause)
+
+
 def test_vietnamese_syllables_are_keys_whole() -> None:
     """Cut to four letters, "thường" (folded "thuong") would be the key of "thuộc" too, and "trống" that of "trọng";
     English words are still cut ("notified" / "notify")."""

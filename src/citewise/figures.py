@@ -18,8 +18,6 @@ _DATE_EN = re.compile(r"\b(\d{1,2})\s+(" + "|".join(MONTHS) + r")\s+(\d{4})\b", 
 _DATE_VI = re.compile(r"\bngay\s+(\d{1,2})\s+thang\s+(\d{1,2})\s+nam\s+(\d{4})\b", re.I)
 _CODE = re.compile(r"\b\d{1,4}/\d{4}/[A-ZĐ][\w\-]*\b|\b[A-Z]{1,5}-\d{2,4}(?:/\d{1,4})?\b")
 NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d{3})+|\d+(?:[.,]\d+)?)(?![\w])(\s*%)?")
-PERCENT = r"%|per ?cent|phan tram"
-"""How a percentage is written, on folded lower-case text ("80%", "80 per cent", "80 phần trăm")."""
 REF_CONTEXT = re.compile(
     r"(dieu|khoan|diem|article|art\.?|articles|paragraph|point|section|rule|clause|chapter|chuong|annex|phu luc|recital|muc)\s*$",
     re.I,

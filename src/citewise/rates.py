@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 import re
 
-from citewise.figures import PERCENT
 from citewise.lang import fold
+from citewise.textmatch import PERCENT
 
 _PER: dict[str, str] = {
     r"days?|nights?|ngay|dem": "day",

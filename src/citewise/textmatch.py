@@ -211,11 +211,23 @@ def coverage(query: str, text: str) -> float:
     return covered(query_terms(query), text)
 
 
+PERCENT = r"%|per ?cent|phan tram"
+"""How a percentage is written, on folded lower-case text ("80%", "80 per cent", "80 phần trăm")."""
+ASKS_PERCENT = rf"{PERCENT}|percentages?|ty le"
+"""How a question asks for a percentage: "what percentage …", "tỷ lệ … là bao nhiêu", "bao nhiêu phần trăm" (folded
+lower-case)."""
+_ASKS_PERCENT = re.compile(rf"(?<![a-z])(?:{ASKS_PERCENT})(?![a-z])")
+
+
 def case_coverage(query: str, text: str) -> float:
     """``coverage`` with each figure of ``query`` that ``text`` does not state, but states another figure of with the
     same word after it, read as that figure: "Is a storm with 60 km/h winds covered?" is asked of the clause on
     storms "meaning winds of at least 90 km/h". The figure measures the asker's case; whether it meets the clause is
-    the judge's question, not whether the clause is relevant."""
+    the judge's question, not whether the clause is relevant. A percentage the question asks for in words ("bao
+    nhiêu phần trăm", "what percentage", "tỷ lệ") is said by a text's "%" sign ("50% quyền lợi")."""
+    asked = _ASKS_PERCENT.search(fold(query).lower())
+    if asked and "%" in text:
+        text = text.replace("%", f" {asked.group(0)} ")
     q, t = words(query), words(text)
     said = set(t)
     other = {t[i + 1]: w for i, w in enumerate(t[:-1]) if w.isdigit() and not t[i + 1].isdigit()}

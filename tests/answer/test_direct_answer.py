@@ -300,7 +300,7 @@ def test_a_figure_from_a_sentence_about_something_else_is_not_stated() -> None:
     draft = ExtractiveGenerator().generate(
         "How much will the policy pay for a cancelled trip?", [_fragment(text)], "en"
     )
-    assert not draft.sentences or not draft.sentences[0].text.startswith("The amount is")
+    assert not draft.sentences or not draft.sentences[0].text.startswith(("The amount is", "The percentage is"))
     vi = "Tổng số tiền bồi thường của các hợp đồng bảo hiểm không vượt quá giá trị thiệt hại thực tế của tài sản."
     draft = ExtractiveGenerator().generate(
         "Mua hai hợp đồng bảo hiểm cho cùng một căn nhà thì có được bồi thường gấp đôi không?", [_fragment(vi)], "vi"
@@ -641,7 +641,7 @@ def test_a_coverage_question_quotes_the_item_with_the_lead_in_stating_the_cover(
 def test_a_question_for_a_percentage_is_answered_with_the_percentage() -> None:
     # a policies dev question: "USD 400" (the yearly cap) was stated for "what percentage"
     text = "We will refund 75% of the cost of routine dental check-ups, hygienist visits and fillings, up to USD 400 in each benefit year."
-    assert _opening("What percentage of a dental check-up do you refund?", text) == "The amount is 75%."
+    assert _opening("What percentage of a dental check-up do you refund?", text) == "The percentage is 75%."
     assert _opening("What is the maximum amount you refund for dental check-ups each year?", text) == (
         "The amount is USD 400."
     )
@@ -736,14 +736,14 @@ def test_a_change_of_the_thing_asked_is_not_the_thing() -> None:
     draft = ExtractiveGenerator().generate("Phí bảo hiểm là bao nhiêu?", frag, "vi")
     assert draft.sentences[0].text == "Mức tiền là 45.000 đồng."
     draft = ExtractiveGenerator().generate("Chuyến đi từ 30 ngày trở lên được giảm bao nhiêu phí?", frag, "vi")
-    assert draft.sentences[0].text == "Mức tiền là 15%."
+    assert draft.sentences[0].text == "Tỷ lệ là 15%."
     en = "Groups of 10 or more get a discount of 5% on the premium."
     draft = ExtractiveGenerator().generate("How much is the premium for a group?", [_fragment(en)], "en")
-    assert not draft.sentences[0].text.startswith("The amount is")
+    assert not draft.sentences[0].text.startswith(("The amount is", "The percentage is"))
     draft = ExtractiveGenerator().generate(
         "How much of a discount do groups get on the premium?", [_fragment(en)], "en"
     )
-    assert draft.sentences[0].text == "The amount is 5%."
+    assert draft.sentences[0].text == "The percentage is 5%."
 
 
 def test_a_refund_of_the_thing_asked_is_not_the_thing() -> None:
@@ -754,14 +754,14 @@ def test_a_refund_of_the_thing_asked_is_not_the_thing() -> None:
     )
     frag = [_fragment(vi, lang="vi", header="[Quy tắc bảo hiểm du lịch] Điều 3. Thời hạn bảo hiểm và phí bảo hiểm")]
     draft = ExtractiveGenerator().generate("Phí bảo hiểm một ngày là bao nhiêu?", frag, "vi")
-    assert not draft.sentences[0].text.startswith("Mức tiền")
+    assert not draft.sentences[0].text.startswith(("Mức tiền", "Tỷ lệ"))
     draft = ExtractiveGenerator().generate("Bị từ chối thị thực thì được hoàn lại bao nhiêu phí bảo hiểm?", frag, "vi")
-    assert draft.sentences[0].text == "Mức tiền là 100%."
+    assert draft.sentences[0].text == "Tỷ lệ là 100%."
     en = "If you cancel before the trip starts, we will refund 80% of the premium."
     draft = ExtractiveGenerator().generate("How much is the premium per day?", [_fragment(en)], "en")
-    assert not draft.sentences[0].text.startswith("The amount is")
+    assert not draft.sentences[0].text.startswith(("The amount is", "The percentage is"))
     draft = ExtractiveGenerator().generate("How much premium is refunded if I cancel?", [_fragment(en)], "en")
-    assert draft.sentences[0].text == "The amount is 80%."
+    assert draft.sentences[0].text == "The percentage is 80%."
 
 
 def test_a_rule_and_its_other_cases_are_not_a_conflict() -> None:

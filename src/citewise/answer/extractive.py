@@ -38,7 +38,7 @@ from citewise.answer.options import CHOSEN, CHOSEN_ALL, LEFT_OUT, chosen_option,
 from citewise.answer.records import Draft, DraftSentence, Fragment
 from citewise.chunk.referents import refers_back
 from citewise.chunk.sentences import LIST_ITEM, NUMBERED_ITEM, PROVISION_WORD, sentence_spans
-from citewise.figures import PERCENT, spelled_numbers
+from citewise.figures import spelled_numbers
 from citewise.judge.conditions import excludes, measures_the_case
 from citewise.judge.premise import without_conditions
 from citewise.judge.qtype import DUTY_VI, UNIT_WORD, VALUE_TYPES, agent_spans, answer_spans, question_type
@@ -50,7 +50,9 @@ from citewise.retrieve.choices import split_choices, stem
 from citewise.retrieve.definitions import asked_term, defines
 from citewise.retrieve.wording import reworded, statement_of, wordings
 from citewise.textmatch import (
+    ASKS_PERCENT,
     COVER,
+    PERCENT,
     Terms,
     content_words,
     overlap,
@@ -67,6 +69,7 @@ from citewise.textmatch import short_keys as _keys
 DIRECT = {
     "duration": {"en": "The period is {}.", "vi": "Thời hạn là {}."},
     "amount": {"en": "The amount is {}.", "vi": "Mức tiền là {}."},
+    "percent": {"en": "The percentage is {}.", "vi": "Tỷ lệ là {}."},
     "number": {"en": "The figure is {}.", "vi": "Con số là {}."},
     "date": {"en": "The date is {}.", "vi": "Thời điểm là {}."},
     "party": {"en": "The party is {}.", "vi": "Chủ thể là {}."},
@@ -74,7 +77,8 @@ DIRECT = {
 }
 """Templates of the direct answer, per question type and language; ``stated``: a yes/no question that names a
 duration or an amount ("Is the fine capped at 4%?") is answered with the figure the provision states, for the
-reader to compare (no yes or no is inferred)."""
+reader to compare (no yes or no is inferred); ``percent``: an amount that is a percentage ("Tỷ lệ là 30%.", not
+"Mức tiền là 30%.": a share, not a sum of money)."""
 TABLE = "{} — {}: {}."
 """The direct answer read from a table: row, column, value, each as the table writes it (both languages), but
 for a unit the column names in brackets, which goes with the value ("Excess (USD)", "250" -> "Excess: USD 250")."""
@@ -228,11 +232,11 @@ _LIST_LEAD = re.compile(r"(?::|\b(?:the following|as follows|sau đây|bao gồm
 
 
 _PERCENT = re.compile(rf"(?<![a-z])(?:{PERCENT})(?![a-z])")
-"""A percentage (``figures.PERCENT``), on folded lower-case text."""
+"""A percentage (``textmatch.PERCENT``), on folded lower-case text."""
 
 
-_ASKS_PERCENT = re.compile(rf"(?<![a-z])(?:{PERCENT}|percentages?|ty le)(?![a-z])")
-"""A question asking for a percentage: "what percentage …", "tỷ lệ … là bao nhiêu" (folded lower-case)."""
+_ASKS_PERCENT = re.compile(rf"(?<![a-z])(?:{ASKS_PERCENT})(?![a-z])")
+"""A question asking for a percentage (``textmatch.ASKS_PERCENT``), on folded lower-case text."""
 
 
 def _percent(text: str, asked: bool = False) -> set[str]:
@@ -1029,7 +1033,7 @@ class ExtractiveGenerator(Generator):
                     DraftSentence(first, [best.fragment.ref], quote_span=(start, start + len(value))),
                     DraftSentence(second, [cand.fragment.ref], quote_span=(other_start, other_start + len(other))),
                 ]
-        templates = DIRECT["stated" if yes_no else kind]
+        templates = DIRECT["stated" if yes_no else "percent" if kind == "amount" and _percent(value) else kind]
         template = templates.get(lang, templates["en"])
         stated = " ".join(value.split())
         label = option_stating(question, stated)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 
-from citewise.figures import NUMBER, PERCENT, REF_CONTEXT, canon_number
+from citewise.figures import NUMBER, REF_CONTEXT, canon_number
 from citewise.judge.tables import tables
 from citewise.lang import fold
+from citewise.textmatch import PERCENT
 
 _AFTER: list[tuple[str, re.Pattern[str]]] = [
     (unit, re.compile(r"[\s-]*(?:" + pattern + r")(?![a-z])(?!\s*\d)"))
