@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citewise.rates import asked_per, counted_per, other_rate
+from citewise.rates import asked_per, counted_per, other_rate, rate_end
 
 
 @pytest.mark.parametrize(
@@ -36,6 +36,7 @@ def test_what_a_question_asks_a_figure_per(question: str, per: set[str]) -> None
         ("USD 4,000 for each condition in each policy year", "4,000", {"condition", "year"}),
         ("up to USD 50 a day for kennel fees, up to USD 750 for each trip", "750", {"trip"}),
         ("You must notify us within 30 days of a claim.", "30", set()),
+        ("theo lãi suất 10%/năm cho thời gian chậm trả", "10", {"year"}),
     ],
 )
 def test_what_a_figure_is_counted_per(text: str, figure: str, per: set[str]) -> None:
@@ -51,3 +52,20 @@ def test_another_rate_is_told_apart_from_none() -> None:
     assert not other_rate("Phí bảo hiểm tối thiểu là bao nhiêu?", trip, at)  # no rate asked
     bare = "Phí bảo hiểm là 200.000 đồng."
     assert not other_rate("Phí bảo hiểm mỗi ngày là bao nhiêu?", bare, (16, 23))  # no rate stated
+
+
+@pytest.mark.parametrize(
+    ("text", "figure", "stated"),
+    [
+        ("theo lãi suất 10%/năm cho thời gian chậm trả", "10", "10%/năm"),
+        ("3. Vùng 3 (toàn thế giới): 70.000 đồng/ngày.", "70.000", "70.000 đồng/ngày"),
+        ("tối đa 20.000.000 đồng mỗi người mỗi chuyến.", "20.000.000", "20.000.000 đồng mỗi người mỗi chuyến"),
+        ("We will pay up to USD 50 a day for kennel fees, up to USD 750 for each trip.", "50", "50 a day"),
+        ("Người lao động được nghỉ 12 ngày mỗi năm.", "12 ngày", "12 ngày mỗi năm"),
+        ("You must notify us within 30 days of a claim.", "30 days", "30 days"),  # "a claim" is no rate
+        ("a hospital benefit of USD 50 for each full day you are an in-patient", "50", "50"),
+    ],
+)
+def test_the_rate_written_with_a_figure_is_read_with_it(text: str, figure: str, stated: str) -> None:
+    start = text.index(figure)
+    assert text[start : rate_end(text, start + len(figure))] == stated

@@ -46,7 +46,8 @@ _QUESTION_EVERY = [(re.compile(rf"(?<![^\W_])(?:{p})(?![^\W_])"), name) for name
 """A rate a question names by one word: "the daily limit", "phí hằng năm" ("hằng" and "hàng" fold alike)."""
 _TAIL = re.compile(rf"\s*,?\s*{_RATE}(?![^\W_])")
 """A rate right after a figure (and its unit): "20.000.000 đồng| mỗi người", "USD 60| for each night"."""
-_UNIT_WORD = re.compile(rf"\s*(?:{PERCENT}|usd|eur|gbp|vnd|dong|(?:trieu|ty|nghin|ngan) dong|dollars?)\b")
+_UNIT_WORD = re.compile(rf"\s*(?:%|(?:{PERCENT}|usd|eur|gbp|vnd|dong|(?:trieu|ty|nghin|ngan) dong|dollars?)\b)")
+"""A figure's currency or unit ("%" needs no word boundary after it: "10%/năm")."""
 _SPACE = re.compile(r"\s+")
 
 
@@ -90,6 +91,19 @@ def counted_per(text: str, start: int, end: int) -> set[str]:
         out.add(_name(m.group().strip(" ,")))
         at = m.end()
     return out - {""}
+
+
+def rate_end(text: str, end: int) -> int:
+    """Where the rate written right after a figure ending at ``end`` ends (its currency or unit included): "10%|/năm|",
+    "USD 50| a day|", "20.000.000 đồng| mỗi người mỗi chuyến|"; ``end`` when none follows."""
+    low = fold(text).lower()
+    at, out = end, end
+    unit = _UNIT_WORD.match(low, at)
+    if unit:
+        at = unit.end()
+    while m := _TAIL.match(low, at):
+        at = out = m.end()
+    return out
 
 
 def other_rate(question: str, text: str, span: tuple[int, int]) -> bool:

@@ -643,7 +643,7 @@ def test_a_question_for_a_percentage_is_answered_with_the_percentage() -> None:
     text = "We will refund 75% of the cost of routine dental check-ups, hygienist visits and fillings, up to USD 400 in each benefit year."
     assert _opening("What percentage of a dental check-up do you refund?", text) == "The percentage is 75%."
     assert _opening("What is the maximum amount you refund for dental check-ups each year?", text) == (
-        "The amount is USD 400."
+        "The amount is USD 400 in each benefit year."
     )
     vi = "Công ty chi trả 80% chi phí khám răng định kỳ, tối đa 2.000.000 đồng mỗi năm."
     assert _opening("Tỷ lệ chi trả chi phí khám răng là bao nhiêu?", vi, "vi").endswith("80%.")
@@ -663,7 +663,7 @@ def test_the_figure_of_a_case_the_question_does_not_name_is_not_its_answer() -> 
     own = ExtractiveGenerator().generate(
         "Nhà bị ngập lụt thì mức khấu trừ là bao nhiêu?", [_fragment(flood, header=home, lang="vi")], "vi"
     )
-    assert own.sentences[0].text == "Mức tiền là 5.000.000 đồng."
+    assert own.sentences[0].text == "Mức tiền là 5.000.000 đồng mỗi vụ tổn thất."
     general = ExtractiveGenerator().generate(
         "Mức khấu trừ là bao nhiêu?", [_fragment(flood, header=home, lang="vi")], "vi"
     )
@@ -700,9 +700,9 @@ def test_a_figure_counted_per_something_else_is_not_the_rate_asked_for() -> None
     )
     frag = [_fragment(vi, lang="vi", header="[Biểu phí] Điều 3")]
     draft = ExtractiveGenerator().generate("Phí bảo hiểm đi Nhật Bản mỗi ngày là bao nhiêu?", frag, "vi")
-    assert draft.sentences[0].text == "Mức tiền là 45.000 đồng."
+    assert draft.sentences[0].text == "Mức tiền là 45.000 đồng mỗi ngày cho mỗi người được bảo hiểm."
     draft = ExtractiveGenerator().generate("Phí bảo hiểm tối thiểu mỗi chuyến đi là bao nhiêu?", frag, "vi")
-    assert draft.sentences[0].text == "Mức tiền là 200.000 đồng."
+    assert draft.sentences[0].text == "Mức tiền là 200.000 đồng mỗi chuyến đi."
     for trip in (
         "Phí bảo hiểm tối thiểu là 200.000 đồng mỗi chuyến đi.",
         "Phí bảo hiểm tối thiểu cho mỗi chuyến đi là 200.000 đồng.",  # the rate leads into the figure
@@ -714,16 +714,19 @@ def test_a_figure_counted_per_something_else_is_not_the_rate_asked_for() -> None
         assert any("200.000" in s.text for s in draft.sentences)  # still quoted: the reader sees what the policy says
     en = "We will pay up to USD 50 a day for kennel fees, up to USD 750 for each trip."
     for question, stated in (
-        ("How much do you pay per day for kennel fees?", "The amount is USD 50."),
-        ("How much do you pay daily for kennel fees?", "The amount is USD 50."),
-        ("How much do you pay for kennel fees per trip?", "The amount is USD 750."),
+        ("How much do you pay per day for kennel fees?", "The amount is USD 50 a day."),
+        ("How much do you pay daily for kennel fees?", "The amount is USD 50 a day."),
+        ("How much do you pay for kennel fees per trip?", "The amount is USD 750 for each trip."),
     ):
         draft = ExtractiveGenerator().generate(question, [_fragment(en)], "en")
         assert draft.sentences[0].text == stated, question
     # a figure that names no rate may be the rate asked for; "for every claim" is the rate asked for
-    for text in ("An excess of USD 250 is deducted from a claim.", "An excess of USD 250 for every claim applies."):
+    for text, stated in (
+        ("An excess of USD 250 is deducted from a claim.", "The amount is USD 250."),
+        ("An excess of USD 250 for every claim applies.", "The amount is USD 250 for every claim."),
+    ):
         draft = ExtractiveGenerator().generate("How much is the excess per claim?", [_fragment(text)], "en")
-        assert draft.sentences[0].text == "The amount is USD 250.", text
+        assert draft.sentences[0].text == stated, text
 
 
 def test_a_change_of_the_thing_asked_is_not_the_thing() -> None:
@@ -734,7 +737,7 @@ def test_a_change_of_the_thing_asked_is_not_the_thing() -> None:
     )
     frag = [_fragment(vi, lang="vi", header="[Biểu phí] Điều 3")]
     draft = ExtractiveGenerator().generate("Phí bảo hiểm là bao nhiêu?", frag, "vi")
-    assert draft.sentences[0].text == "Mức tiền là 45.000 đồng."
+    assert draft.sentences[0].text == "Mức tiền là 45.000 đồng mỗi ngày."
     draft = ExtractiveGenerator().generate("Chuyến đi từ 30 ngày trở lên được giảm bao nhiêu phí?", frag, "vi")
     assert draft.sentences[0].text == "Tỷ lệ là 15%."
     en = "Groups of 10 or more get a discount of 5% on the premium."
@@ -744,6 +747,23 @@ def test_a_change_of_the_thing_asked_is_not_the_thing() -> None:
         "How much of a discount do groups get on the premium?", [_fragment(en)], "en"
     )
     assert draft.sentences[0].text == "The percentage is 5%."
+
+
+def test_a_figure_is_stated_with_the_rate_written_with_it() -> None:
+    # "10%" alone reads as the whole interest; the clause counts it per year
+    vi = (
+        "4. Trường hợp chậm thanh toán tiền bồi thường, Công ty trả thêm tiền lãi trên số tiền chậm trả theo lãi suất "
+        "10%/năm cho thời gian chậm trả."
+    )
+    frag = [_fragment(vi, lang="vi", header="[Quy tắc bảo hiểm nhà ở] Điều 12. Thời hạn bồi thường")]
+    draft = ExtractiveGenerator().generate("Công ty chậm trả tiền bồi thường thì phải trả lãi bao nhiêu?", frag, "vi")
+    assert draft.sentences[0].text == "Tỷ lệ là 10%/năm."
+    en = "We will pay up to USD 60 a night for kennel fees while you are in hospital abroad."
+    draft = ExtractiveGenerator().generate("How much do you pay for kennel fees?", [_fragment(en)], "en")
+    assert draft.sentences[0].text == "The amount is USD 60 a night."
+    # the quote span is the statement's value, verbatim in the source
+    start, end = draft.sentences[0].quote_span or (0, 0)
+    assert en[start:end] == "USD 60 a night"
 
 
 def test_a_refund_of_the_thing_asked_is_not_the_thing() -> None:

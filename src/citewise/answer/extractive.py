@@ -45,7 +45,7 @@ from citewise.judge.qtype import DUTY_VI, UNIT_WORD, VALUE_TYPES, agent_spans, a
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
 from citewise.judge.units import figure_units
 from citewise.lang import detect_language, fold, nfc
-from citewise.rates import other_rate
+from citewise.rates import other_rate, rate_end
 from citewise.retrieve.choices import split_choices, stem
 from citewise.retrieve.definitions import asked_term, defines
 from citewise.retrieve.wording import reworded, statement_of, wordings
@@ -1147,6 +1147,8 @@ class ExtractiveGenerator(Generator):
                     )
                     begins = ordinal(question, cand.text, a)  # "tháng thứ 07", as the question asks it
                     a = a if begins is None else begins
+                if kind in ("amount", "duration"):  # "10%/năm", "12 ngày mỗi năm": the figure with its rate
+                    b = rate_end(cand.text, b)
                 value = cand.text[a:b].strip()
                 return kind, value, cand, cand.start + cand.text.index(value, a)
         return None
