@@ -298,6 +298,25 @@ def test_nothing_is_added_that_the_question_says_already() -> None:
     assert rewrite("What are the duties of an insurer when handling a claim?", "en").expansions == []
 
 
+def test_a_form_inside_its_own_legal_wording_is_left_as_it_is() -> None:
+    # "ứng trước" -> "tạm ứng", "lãi" -> "lãi suất", "làm thêm" -> "làm thêm giờ": not inside the wording itself
+    assert (
+        reworded("Tổn thất lớn thì có được tạm ứng trước không?", "vi")
+        == "tổn thất lớn thì có được tạm ứng trước không?"
+    )
+    assert (
+        reworded("Lãi suất chậm trả là bao nhiêu?", "vi") == "lãi suất chậm thực hiện nghĩa vụ trả tiền là bao nhiêu?"
+    )
+    assert (
+        reworded("Sau khi tổ chức làm thêm giờ thì phải làm gì?", "vi")
+        == "sau khi tổ chức làm thêm giờ thì phải làm gì?"
+    )
+    # elsewhere in the question the form is still read in the legal wording
+    assert (
+        reworded("Chờ lâu quá thì có được ứng trước tiền không?", "vi") == "chờ lâu quá thì có được tạm ứng tiền không?"
+    )
+
+
 def test_rewritten_question_as_a_ranker_beside_the_typed_one(family_law: Engine) -> None:
     question = "Thưa luật sư, em đang có bầu 5 tháng mà chồng em nộp đơn đòi ly dị. Chồng có được làm vậy không ạ?"
     engine = citewise.open(

@@ -245,11 +245,24 @@ def expand(text: str, lang: str) -> list[str]:
 def reworded(text: str, lang: str, broader: bool = True) -> str:
     """``text`` (lower case) with each spoken form replaced by its legal wording: "leave my house empty" ->
     "leave my house unoccupied", for matching the question's words against the provisions' own; a place is left as
-    it is, not read as its premium zone, unless ``broader``."""
+    it is, not read as its premium zone, unless ``broader``. A form inside its own legal wording is left as it is
+    ("tạm ứng trước" is not "tạm tạm ứng", "lãi suất" not "lãi suất suất")."""
     key = match_key(text)
     for start, end, legal in sorted(_placed(key, lang, False, broader), reverse=True):
-        key = key[:start] + legal.lower() + key[end:]
+        if not _inside_its_wording(key, start, end, legal):
+            key = key[:start] + legal.lower() + key[end:]
     return key
+
+
+def _inside_its_wording(key: str, start: int, end: int, legal: str) -> bool:
+    """Whether the form at ``start:end`` of ``key`` overlaps a place where ``key`` says its legal wording."""
+    wording = fold(legal).lower() if key.isascii() else nfc(legal).lower()
+    at = key.find(wording)
+    while at >= 0:
+        if at < end and start < at + len(wording):
+            return True
+        at = key.find(wording, at + 1)
+    return False
 
 
 @lru_cache(maxsize=256)
