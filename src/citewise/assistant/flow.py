@@ -13,6 +13,7 @@ from typing import Any
 
 from citewise.answer.base import Generator, GeneratorError
 from citewise.answer.extractive import ExtractiveGenerator, names_a_conflict, states_figure_asked
+from citewise.answer.injection import addresses_the_assistant, overlaps, tainted_lines
 from citewise.answer.llama_local import LlamaCppGenerator
 from citewise.answer.options import chosen_option
 from citewise.answer.records import REFUSAL, Draft, DraftSentence, Fragment
@@ -145,7 +146,17 @@ class Assistant:
             first = unmet[0].where if unmet else None
             opening = _case_note(UNMET, lang, unmet[0]) if unmet else None
             answer = self._no_direct(
-                question, lang, result, why, score, timings, t0, notes=notes, first=first, opening=opening
+                question,
+                lang,
+                result,
+                why,
+                score,
+                timings,
+                t0,
+                notes=notes,
+                first=first,
+                opening=opening,
+                judged=judged,
             )
             return self._report(answer, searched, [])
         excluded = self._excluded(question, result, judged)
@@ -198,7 +209,7 @@ class Assistant:
             # provisions are the closest the sources hold, not a refusal
             why = "no sentence could be stated and supported from the evidence"
             score = None if judged is None else judged.score
-            closest = self._no_direct(question, lang, result, why, score, timings, t0, attempts, tokens)
+            closest = self._no_direct(question, lang, result, why, score, timings, t0, attempts, tokens, judged=judged)
             closest.verification = round(_score(drafted), 3) if drafted else 0.0
             return self._report(closest, searched, drafted)
         confidence = self._confidence(result, checked)
@@ -338,19 +349,29 @@ class Assistant:
         notes: str = "",
         first: tuple[int, int, int] | None = None,
         opening: str | None = None,
+        judged: Answerability | None = None,
     ) -> Answer:
         """The honest middle outcome: relevant provisions, none stating the answer (as the judge read them, or
         as no sentence could be stated and supported from them), listed with their opening sentences as
         citations; ``notes``: said after the opening line (what the question rests on that they lack); ``first``:
         a sentence to cite first (evidence index, span in ``Document.text``); ``opening``: said instead of
-        ``NO_DIRECT``."""
+        ``NO_DIRECT``; ``judged``: the judge's reading, whose closest sentence of each provision it read is quoted
+        for that provision (its opening sentences otherwise)."""
         found = [e for e in result.evidence if not e.supporting]
-        closest = [closest_citation(e) for e in found]
+        # a sentence addressing the reader's assistant is data, never quoted as what a provision says
+        nearest = {
+            c.evidence: c for c in (judged.closest if judged is not None else []) if not addresses_the_assistant(c.text)
+        }
+        at = {id(e): i for i, e in enumerate(result.evidence)}
+        closest = [
+            Citation.of(e, span.char_start, span.char_end) if (span := nearest.get(at[id(e)])) else closest_citation(e)
+            for e in found
+        ]
         if first is not None and first[0] < len(result.evidence):
             held = result.evidence[first[0]]
             others = (c for c, e in zip(closest, found, strict=True) if e is not held)
             closest = [Citation.of(held, first[1], first[2]), *others]
-        closest = closest[: self.settings.closest]
+        closest = [c for c in closest if not addresses_the_assistant(c.quote)][: self.settings.closest]
         lines = [f"[{i}] {c.doc_title} — {c.label}" for i, c in enumerate(closest, start=1)]
         lead = f"{opening or NO_DIRECT[lang]} {notes}".strip()
         timings["total"] = (self.clock() - t0) * 1000
@@ -544,16 +565,25 @@ def is_lookup(result: SearchResult) -> bool:
 
 
 def closest_citation(evidence: Evidence) -> Citation:
-    """A provision cited by its opening sentence(s), up to about 300 characters."""
+    """A provision cited by its opening sentence(s), up to about 300 characters; the sentences of lines addressing the
+    reader's assistant left out (the quote starts after them, or ends before them)."""
     text = evidence.text or evidence.chunk.body
     base = evidence.text_start
-    end = 0
-    for _, e in sentence_spans(text):
-        if end and e > 300:
+    tainted = tainted_lines(text)
+    start = end = None
+    for s, e in sentence_spans(text):
+        if overlaps((s, e), tainted):
+            if end is not None:
+                break
+            continue
+        if start is None:
+            start = s
+        elif e - start > 300:
             break
         end = e
-    end = end or min(len(text), 300)
-    return Citation.of(evidence, base, base + end)
+    if start is None or end is None:
+        start, end = 0, min(len(text), 300)
+    return Citation.of(evidence, base + start, base + end)
 
 
 def _score(checked: list[CheckedSentence]) -> float:

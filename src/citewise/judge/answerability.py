@@ -82,6 +82,7 @@ class AnswerabilityJudge(abc.ABC):
         # a multiple-choice question is answered when its stem is: its options are what to choose among
         asked = stem(question)
         judged = self.judge(asked, passages, lang)
+        closest = judged.closest
         judged = self._named(asked, passages, lang, judged)
         if not judged.answers(self.threshold(lang)):
             judged = table_answer(asked, passages, lang, judged, self.threshold(lang)) or judged
@@ -95,6 +96,7 @@ class AnswerabilityJudge(abc.ABC):
             )
         judged.unmet = [_placed(u, found) for u in judged.unmet]
         judged.excluded = [_placed(u, found) for u in judged.excluded]
+        judged.closest = [replace(c, evidence=found[c.evidence][0]) for c in closest]
         return judged
 
     def _named(self, question: str, passages: Sequence[Passage], lang: str, judged: Answerability) -> Answerability:
@@ -238,7 +240,9 @@ class FeatureJudge(AnswerabilityJudge):
         if not cands:
             return Answerability(0.0, None, qtype, self.name)
         best = cands[0]
-        return Answerability(best.score, span_of(best, qtype), qtype, self.name, {"features": best.score})
+        judged = Answerability(best.score, span_of(best, qtype), qtype, self.name, {"features": best.score})
+        judged.closest = closest_spans(cands, qtype)
+        return judged
 
 
 class TieredJudge(AnswerabilityJudge):
@@ -282,9 +286,12 @@ class TieredJudge(AnswerabilityJudge):
         if not cands:
             return Answerability(0.0, None, qtype, self.fast.name)
         best = cands[0]
+        closest = closest_spans(cands, qtype)
         low, high = self.band
         if not low <= best.score < high:
-            return Answerability(best.score, span_of(best, qtype), qtype, self.fast.name, {"features": best.score})
+            judged = Answerability(best.score, span_of(best, qtype), qtype, self.fast.name, {"features": best.score})
+            judged.closest = closest
+            return judged
         pool = cands
         if self.typed and qtype in VALUE_TYPES:
             pool = [c for c in cands[:TYPED_POOL] if states_value(qtype, c.text)] or cands
@@ -293,7 +300,9 @@ class TieredJudge(AnswerabilityJudge):
         pair_scores, combined = self._read(question, chosen, sure)
         k = int(np.argmax(combined))
         scores = {"features": best.score, "pair": float(max(pair_scores)), "pairs_read": float(len(pair_scores))}
-        return Answerability(float(combined[k]), span_of(chosen[k], qtype), qtype, "pair", scores)
+        judged = Answerability(float(combined[k]), span_of(chosen[k], qtype), qtype, "pair", scores)
+        judged.closest = closest
+        return judged
 
     def _read(self, question: str, chosen: Sequence[Candidate], sure: float | None) -> tuple[list[float], list[float]]:
         """The pair classifier's scores of the chosen sentences (as ``Candidate.reading``), and those scores mixed
@@ -445,6 +454,17 @@ def lacking_premises(question: str, evidence: Sequence[Evidence], lang: str) -> 
 def _lacking(question: str, passages: Sequence[Passage], lang: str) -> tuple[list[str], list[str]]:
     texts = [t for p in passages for t in (p.header, p.text)]
     return absent_premises(question, texts), unmentioned(question, texts, lang)
+
+
+def closest_spans(cands: Sequence[Candidate], qtype: str) -> list[AnswerSpan]:
+    """The best-scored sentence of each passage (``cands`` best first), in that order."""
+    seen: set[int] = set()
+    out: list[AnswerSpan] = []
+    for c in cands:
+        if c.evidence not in seen:
+            seen.add(c.evidence)
+            out.append(span_of(c, qtype))
+    return out
 
 
 def span_of(c: Candidate, qtype: str) -> AnswerSpan:

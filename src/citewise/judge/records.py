@@ -82,6 +82,9 @@ class Answerability:
     hours"): the score is then held under the threshold."""
     excluded: list[Excluded] = field(default_factory=list)
     """Figures of the asker's case that meet the bound of an exclusion: its sentence is then the answering one."""
+    closest: list[AnswerSpan] = field(default_factory=list)
+    """Each passage's sentence the fast tier scored best, best passage first: what a "no direct answer" quotes of each
+    provision it lists (the closest it comes to the question, rather than its opening words)."""
 
     def answers(self, threshold: float) -> bool:
         return self.span is not None and self.score >= threshold
