@@ -64,6 +64,12 @@ def test_another_rate_is_told_apart_from_none() -> None:
         ("Người lao động được nghỉ 12 ngày mỗi năm.", "12 ngày", "12 ngày mỗi năm"),
         ("You must notify us within 30 days of a claim.", "30 days", "30 days"),  # "a claim" is no rate
         ("a hospital benefit of USD 50 for each full day you are an in-patient", "50", "50"),
+        (
+            "tối đa 5.000.000 đồng cho mỗi món hoặc mỗi bộ đồ và không vượt quá",
+            "5.000.000",
+            "5.000.000 đồng cho mỗi món hoặc mỗi bộ đồ",
+        ),
+        ("USD 50 a day or USD 750 for each trip", "50", "50 a day"),
     ],
 )
 def test_the_rate_written_with_a_figure_is_read_with_it(text: str, figure: str, stated: str) -> None:

@@ -22,7 +22,7 @@ _PER: dict[str, str] = {
     r"persons?|people|travell?ers?|insured persons?|members?|students?|nguoi(?: duoc bao hiem)?|hoc sinh": "person",
     r"claims?|events?|incidents?|occurrences?|accidents?|losses|loss|vu(?: viec| ton that)?|su kien|tai nan": "event",
     r"conditions?|illness(?:es)?|injur(?:y|ies)|benh": "condition",
-    r"items?|articles?|bags?|pieces? of (?:baggage|luggage)|kien(?: hanh ly)?|mon(?: do)?": "item",
+    r"items?|articles?|bags?|pieces? of (?:baggage|luggage)|sets?|pairs?|kien(?: hanh ly)?|mon(?: do)?|bo do": "item",
     r"visits?|treatments?|sessions?|lan kham|luot": "visit",
 }
 """The things a figure is counted per, in their folded EN and VI wordings, each to one name."""
@@ -44,8 +44,9 @@ _EVERY = {
 }
 _QUESTION_EVERY = [(re.compile(rf"(?<![^\W_])(?:{p})(?![^\W_])"), name) for name, p in _EVERY.items()]
 """A rate a question names by one word: "the daily limit", "phí hằng năm" ("hằng" and "hàng" fold alike)."""
-_TAIL = re.compile(rf"\s*,?\s*{_RATE}(?![^\W_])")
-"""A rate right after a figure (and its unit): "20.000.000 đồng| mỗi người", "USD 60| for each night"."""
+_TAIL = re.compile(rf"\s*,?\s*(?:(?:or|hoac) )?{_RATE}(?![^\W_])")
+"""A rate right after a figure (and its unit), or after another rate it gives a choice of: "20.000.000 đồng| mỗi người",
+"USD 60| for each night", "5.000.000 đồng cho mỗi món| hoặc mỗi bộ đồ"."""
 _UNIT_WORD = re.compile(rf"\s*(?:%|(?:{PERCENT}|usd|eur|gbp|vnd|dong|(?:trieu|ty|nghin|ngan) dong|dollars?)\b)")
 """A figure's currency or unit ("%" needs no word boundary after it: "10%/năm")."""
 _SPACE = re.compile(r"\s+")

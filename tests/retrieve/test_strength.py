@@ -1,6 +1,6 @@
 """Evidence strength reads the question in its own words and in the provisions'."""
 
-from citewise.retrieve.records import Evidence
+from citewise.retrieve.records import Evidence, Strength
 from citewise.retrieve.strength import measure
 from citewise.retrieve.wording import wordings
 from citewise.textmatch import case_coverage, without_cover
@@ -28,3 +28,13 @@ def test_coverage_of_a_question_in_the_provisions_wording():
     plain = "Tổn thất do người giúp việc gây ra có được bồi thường không?"
     assert wordings(plain) == (plain,)
     assert measure(plain, [_evidence(THEFT)]).coverage == case_coverage(without_cover(plain), f"{HEADER} {THEFT}")
+
+
+def test_the_weak_reason_never_reads_as_a_figure_at_its_limit():
+    # a cosine of 0.8598 under 0.86 rounded to three places read "cosine 0.860 < 0.86"
+    reason = Strength(0.8598, 0.6999, False, True).why_weak(0.86, 0.7)
+    assert reason == "best evidence: cosine 0.859 < 0.86, coverage 0.69 < 0.7"
+    assert (
+        Strength(None, 0.57, False, True).why_weak(0.86, 0.7)
+        == "best evidence covers 0.57 of the question's words (< 0.7)"
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -134,10 +135,16 @@ class Strength:
             limit = self.dense_limit(dense_limit)
             index = " (what unrelated questions reach in this index)" if limit != dense_limit else ""
             return (
-                f"best evidence: cosine {self.dense:.3f} < {limit}{index}, coverage {self.coverage:.2f} < "
+                f"best evidence: cosine {_below(self.dense, 3)} < {limit}{index}, coverage {_below(self.coverage, 2)} < "
                 f"{coverage_limit}"
             )
-        return f"best evidence covers {self.coverage:.2f} of the question's words (< {coverage_limit})"
+        return f"best evidence covers {_below(self.coverage, 2)} of the question's words (< {coverage_limit})"
+
+
+def _below(value: float, places: int) -> str:
+    """``value`` cut (not rounded) to ``places`` decimals: a cosine of 0.8598 under a limit of 0.86 reads "0.859", not
+    "0.860 < 0.86"."""
+    return f"{math.floor(value * 10**places + 1e-9) / 10**places:.{places}f}"
 
 
 @dataclass
