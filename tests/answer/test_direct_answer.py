@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import citewise
+from citewise.answer.contacts import asked_contact, without_asking
 from citewise.answer.extractive import ExtractiveGenerator, _given, list_end, names_a_conflict
 from citewise.answer.injection import addresses_the_assistant
 from citewise.answer.records import Fragment
@@ -1154,3 +1155,44 @@ def test_the_value_asked_is_stated_from_a_sentence_left_aside_for_being_like_a_q
     draft = ExtractiveGenerator(max_sentences=2, mmr_lambda=0.3).generate(question, [focused], "vi")
     assert draft.sentences[0].text == "Con số là 10 người.", [s.text for s in draft.sentences]
     assert any(s.text.startswith("1. Người sử dụng lao động sử dụng từ 10") for s in draft.sentences[1:])
+
+
+def test_a_question_for_a_contact_detail_is_answered_with_it() -> None:
+    contacts = (
+        "Bluewave Assist (24 hours a day, 7 days a week): +1 555 0190 Bluewave Assist email: "
+        "assist@bluewave-travel.example Claims department (Monday to Friday, 09:00–17:00): +1 555 0191, "
+        "claims@bluewave-travel.example"
+    )
+    header = "[Bluewave Travel Insurance] Annex 1 Emergency contacts"
+    for question, stated in (
+        ("What is the phone number of Bluewave Assist?", "The number is +1 555 0190."),
+        ("What is the phone number of the Bluewave claims department?", "The number is +1 555 0191."),
+        ("What is the email address of Bluewave Assist?", "The email address is assist@bluewave-travel.example."),
+    ):
+        draft = ExtractiveGenerator().generate(question, [_fragment(contacts, header=header)], "en")
+        assert draft.sentences[0].text == stated, question
+        start, end = draft.sentences[0].quote_span or (0, 0)
+        assert contacts[start:end] == stated.split(" is ")[1].rstrip(".")
+    vi = (
+        "1. Khi xảy ra tổn thất do các rủi ro theo quy định tại Điều 5 Quy tắc này, Người được bảo hiểm phải áp dụng mọi "
+        "biện pháp cần thiết để cứu chữa, hạn chế tổn thất và thông báo ngay cho Công ty qua đường dây nóng 1900 5588 "
+        "hoặc ứng dụng của Công ty."
+    )
+    asked = "Số điện thoại đường dây nóng để báo tổn thất là gì?"
+    assert (
+        _opening(asked, vi, "vi", "[Quy tắc bảo hiểm nhà ở] Điều 9. Thông báo tổn thất")
+        == "Số điện thoại là 1900 5588."
+    )
+    # an amount written with spaces is no telephone number
+    fee = "The administration fee for a claim on the notice of loss is 15 000 000 VND, payable within 30 days."
+    assert not _opening("What number do I call to give notice of loss?", fee).startswith("The number is")
+
+
+def test_what_asks_for_a_contact_detail() -> None:
+    assert asked_contact("What number do I call for an emergency abroad?") == "phone"
+    assert asked_contact("Gọi số nào khi gặp sự cố ở nước ngoài?") == "phone"
+    assert asked_contact("Địa chỉ email để gửi khiếu nại là gì?") == "email"
+    assert asked_contact("Can I send my claim form by email?") is None  # asks whether, not for an address
+    assert asked_contact("Có thể gửi hồ sơ qua email không?") is None
+    assert asked_contact("What number of days does the cooling-off period last?") is None
+    assert without_asking("What is the phone number for making a claim?") == "What is the for making a claim?"

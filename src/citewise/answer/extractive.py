@@ -20,6 +20,7 @@ from citewise.answer.base import Generator, SentenceSink
 from citewise.answer.cases import PENALTIES, asks_heaviest, case_clause, is_case_clause, upper_bound
 from citewise.answer.cloze import written_from
 from citewise.answer.conflicts import Stated, same_statement
+from citewise.answer.contacts import asked_contact, without_asking
 from citewise.answer.counts import (
     counted,
     counted_as_asked,
@@ -41,7 +42,15 @@ from citewise.chunk.sentences import LIST_ITEM, NUMBERED_ITEM, PROVISION_WORD, s
 from citewise.figures import spelled_numbers
 from citewise.judge.conditions import excludes, measures_the_case
 from citewise.judge.premise import without_conditions
-from citewise.judge.qtype import DUTY_VI, UNIT_WORD, VALUE_TYPES, agent_spans, answer_spans, question_type
+from citewise.judge.qtype import (
+    CONTACT_TYPES,
+    DUTY_VI,
+    UNIT_WORD,
+    VALUE_TYPES,
+    agent_spans,
+    answer_spans,
+    question_type,
+)
 from citewise.judge.tables import KINDS_ASKED, SEP, find_cell, min_row_words, one_line
 from citewise.judge.units import figure_units
 from citewise.lang import detect_language, fold, nfc
@@ -74,6 +83,8 @@ DIRECT = {
     "date": {"en": "The date is {}.", "vi": "Thời điểm là {}."},
     "party": {"en": "The party is {}.", "vi": "Chủ thể là {}."},
     "stated": {"en": "The provision states {}.", "vi": "Điều khoản nêu {}."},
+    "phone": {"en": "The number is {}.", "vi": "Số điện thoại là {}."},
+    "email": {"en": "The email address is {}.", "vi": "Địa chỉ email là {}."},
 }
 """Templates of the direct answer, per question type and language; ``stated``: a yes/no question that names a
 duration or an amount ("Is the fine capped at 4%?") is answered with the figure the provision states, for the
@@ -188,7 +199,11 @@ have to notify when it becomes aware of a breach?" asks for a party, whatever it
 
 def _direct_kinds(question: str) -> list[str]:
     """The kinds of answer the direct statement may state for ``question`` (``DIRECT_KINDS``): a date or a party
-    only when an English question asks for it with its opening words."""
+    only when an English question asks for it with its opening words; the contact detail a question asks for
+    (``answer.contacts``)."""
+    contact = asked_contact(question)
+    if contact is not None:  # "What number do I call …?": the number, not a figure of the provision
+        return [contact]
     qtype = question_type(question)
     if qtype in _ASKS and detect_language(question) == "en" and not _ASKS[qtype].search(question):
         return []
@@ -1109,7 +1124,8 @@ class ExtractiveGenerator(Generator):
         ``kinds`` (``_direct_kinds`` of the question) that ``cand`` holds, in the unit the question names first; not a
         figure counted per something other than the question asks for (``rates``: "mỗi chuyến đi" for "mỗi ngày"), nor a
         change of the thing asked ("giảm 15% phí bảo hiểm" for the premium)."""
-        if not _on_topic(question, f"{cand.fragment.evidence.chunk.header} {cand.text}"):
+        about = without_asking(question) if kinds and kinds[0] in CONTACT_TYPES else question
+        if not _on_topic(about, f"{cand.fragment.evidence.chunk.header} {cand.text}"):
             return None
         if SEP in cand.text:  # a table's row: its value is stated by its row and column (``table_answer``)
             return None

@@ -232,11 +232,29 @@ def _asked_verb(question: str) -> str | None:
     return None
 
 
+_PHONE = re.compile(
+    r"(?<![\w.,/+-])(?:\+?\d{1,4}(?:[ -]\d{2,5}){1,4}|\d{7,12})(?![\w/-]|[.,]\d|\s*(?:vnd|dong|usd|eur|gbp|%))", re.I
+)
+"""A telephone number on folded text: "+1 555 0190", "1900 5588", "024-3824-5678", "0912345678" (seven digits or
+more; not an amount, "15 000 000 VND", nor a date or a code)."""
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+CONTACT_TYPES = ("phone", "email")
+"""Kinds of contact detail a question may ask for (``answer.contacts``), found by ``answer_spans``."""
+
+
+def _phones(folded: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _PHONE.finditer(folded) if 7 <= sum(ch.isdigit() for ch in m.group()) <= 15]
+
+
 def answer_spans(qtype: str, sentence: str) -> list[tuple[int, int]]:
     """Character spans in ``sentence`` of answers of type ``qtype`` (durations, amounts, dates, figures, the
     party under a duty), in reading order; empty for types without a short span."""
     if qtype == "party":
         return party_spans(sentence)
+    if qtype == "phone":
+        return _phones(fold(sentence)) if len(fold(sentence)) == len(sentence) else []
+    if qtype == "email":
+        return [m.span() for m in _EMAIL.finditer(sentence)]
     pattern = {"duration": _DURATION, "amount": _AMOUNT, "number": _NUMBER, "date": _DATE_VALUE}.get(qtype)
     if pattern is None:
         return []
