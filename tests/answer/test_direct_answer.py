@@ -1193,6 +1193,14 @@ def test_what_asks_for_a_contact_detail() -> None:
     assert asked_contact("Gọi số nào khi gặp sự cố ở nước ngoài?") == "phone"
     assert asked_contact("Địa chỉ email để gửi khiếu nại là gì?") == "email"
     assert asked_contact("Can I send my claim form by email?") is None  # asks whether, not for an address
+    assert asked_contact("Is there a hotline I can call if my flight is cancelled?") == "phone"
+    # a phone, a basis, an email of a story are not asked for (bench and training questions)
+    assert (
+        asked_contact("Nhân viên lấy cắp điện thoại trị giá 5 triệu. Lấy trộm mấy triệu thì bị xử lý hình sự ạ?")
+        is None
+    )
+    assert asked_contact("Đại lý bảo hiểm hoạt động trên cơ sở nào?") is None
+    assert asked_contact("A client sent us an angry email last week. How long do we have to reply?") is None
     assert asked_contact("Có thể gửi hồ sơ qua email không?") is None
     assert asked_contact("What number of days does the cooling-off period last?") is None
     assert without_asking("What is the phone number for making a claim?") == "What is the for making a claim?"

@@ -11,11 +11,21 @@ from citewise.lang import fold
 _PHONE_ASKED = re.compile(
     r"\b(?:(?:tele)?phone|contact|hotline|helpline|emergency|fax|whatsapp) numbers?\b|\b(?:what|which) numbers?\b(?! of)"
     r"|\bnumbers? (?:do|should|can|must|to) (?:i |we )?(?:call|ring|dial|phone|text)\b|\bhotline\b|\bhelpline\b"
-    r"|\bso dien thoai\b|\bdien thoai\b|\bduong day nong\b|\bgoi (?:den |vao )?so nao\b|\bso nao\b"
+    r"|\bso dien thoai\b|\bduong day nong\b|\bgoi (?:den |vao )?(?:so|so dien thoai) nao\b"
 )
-_EMAIL_ASKED = re.compile(r"\be-?mail(?: address)?\b|\bdia chi (?:e-?mail|thu dien tu)\b|\bthu dien tu\b")
-_WHETHER = re.compile(r"^\s*(?:can|could|may|do|does|is|are|should|must)\b|\bco (?:the|duoc|phai)\b.*\bkhong\s*\??\s*$")
-"""A question asking whether (it can be sent by email, ...): it asks for no contact detail."""
+"""Asking for a telephone number, on folded text: "phone number", "what number", "hotline", "số điện thoại", "đường
+dây nóng", "gọi số nào" — not "điện thoại" alone (a stolen phone) nor "số nào" alone ("cơ sở nào")."""
+_EMAIL_ASKED = re.compile(
+    r"\be-?mail address(?:es)?\b|\b(?:what|which)(?: is| 's|'s)?(?: the)? e-?mail\b|\be-?mail (?:do|should|can) (?:i|we)\b"
+    r"|\bdia chi (?:e-?mail|thu dien tu)\b|\be-?mail (?:nao|la gi)\b|\bthu dien tu (?:nao|la gi)\b"
+)
+"""Asking for an email address, on folded text: "email address", "which email", "địa chỉ email", "email nào" — not an
+email a story mentions."""
+_WHETHER = re.compile(
+    r"^\s*(?:can|could|may|do|does|should|must)\b|^\s*(?:is|are)\b(?! there)|\bco (?:the|duoc|phai)\b.*\bkhong\s*\??\s*$"
+)
+"""A question asking whether (it can be sent by email, ...): it asks for no contact detail; "is there a number …?" asks
+for the number."""
 
 
 def without_asking(question: str) -> str:

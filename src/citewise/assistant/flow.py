@@ -357,15 +357,15 @@ class Assistant:
         a sentence to cite first (evidence index, span in ``Document.text``); ``opening``: said instead of
         ``NO_DIRECT``; ``judged``: the judge's reading, whose closest sentence of each provision it read is quoted
         for that provision (its opening sentences otherwise)."""
-        found = [e for e in result.evidence if not e.supporting]
+        indexed = [(i, e) for i, e in enumerate(result.evidence) if not e.supporting]
+        found = [e for _, e in indexed]
         # a sentence addressing the reader's assistant is data, never quoted as what a provision says
         nearest = {
             c.evidence: c for c in (judged.closest if judged is not None else []) if not addresses_the_assistant(c.text)
         }
-        at = {id(e): i for i, e in enumerate(result.evidence)}
         closest = [
-            Citation.of(e, span.char_start, span.char_end) if (span := nearest.get(at[id(e)])) else closest_citation(e)
-            for e in found
+            Citation.of(e, span.char_start, span.char_end) if (span := nearest.get(i)) else closest_citation(e)
+            for i, e in indexed
         ]
         if first is not None and first[0] < len(result.evidence):
             held = result.evidence[first[0]]

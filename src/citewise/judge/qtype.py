@@ -248,19 +248,19 @@ def _phones(folded: str) -> list[tuple[int, int]]:
 
 def answer_spans(qtype: str, sentence: str) -> list[tuple[int, int]]:
     """Character spans in ``sentence`` of answers of type ``qtype`` (durations, amounts, dates, figures, the
-    party under a duty), in reading order; empty for types without a short span."""
+    party under a duty, telephone numbers, email addresses), in reading order; empty for types without a short span."""
     if qtype == "party":
         return party_spans(sentence)
-    if qtype == "phone":
-        return _phones(fold(sentence)) if len(fold(sentence)) == len(sentence) else []
     if qtype == "email":
         return [m.span() for m in _EMAIL.finditer(sentence)]
     pattern = {"duration": _DURATION, "amount": _AMOUNT, "number": _NUMBER, "date": _DATE_VALUE}.get(qtype)
-    if pattern is None:
+    if pattern is None and qtype != "phone":
         return []
     folded = fold(sentence)  # fold keeps one character per character, so spans carry over
     if len(folded) != len(sentence):
         return []
+    if pattern is None:
+        return _phones(folded)
     spans = [m.span() for m in pattern.finditer(folded)]
     if qtype == "duration":
         spans = [(s, e) for s, e in spans if _marked_right(sentence[s:e])]
