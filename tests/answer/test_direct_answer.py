@@ -294,6 +294,15 @@ def test_in_a_list_of_time_limits_the_figure_of_the_clause_asked_about_is_stated
     question = "How long does the insurer have to settle a claim after receiving the documents?"
     draft = ExtractiveGenerator().generate(question, [_fragment(text)], "en")
     assert draft.sentences[0].text == "The period is 15 business days."
+    # asked in everyday words, the clause is found in the provisions' ("pay my claim": "settle the claim"), not the
+    # acknowledgement before it, which says "claim" as often
+    acknowledged = text.replace(
+        "; (c) we will settle",
+        "; (c) we will acknowledge your claim within 2 business days of receiving it; (d) we will settle",
+    )
+    assert (
+        _opening("How long does the insurer take to pay my claim?", acknowledged) == "The period is 15 business days."
+    )
 
 
 def test_a_figure_from_a_sentence_about_something_else_is_not_stated() -> None:

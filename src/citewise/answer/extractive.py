@@ -272,7 +272,8 @@ def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, in
     value = text[span[0] : span[1]]
     asked = _asked_units(question) | _percent(question, asked=True)
     units = {u.lower().rstrip("s") for u in _UNIT.findall(value)} | _percent(value)
-    topic = _topic(question)
+    # the question's topic words in its own wording and in the provisions' ("pay my claim": "settle the claim")
+    topic = frozenset().union(*map(_topic, wordings(question)))
     near = len(topic & _keys(_left(text, span[0], NEAR_REACH)))
     led = _led(question, text, span[0])
     case = set_for(question, text, span)

@@ -185,6 +185,7 @@ SYNONYMS: tuple[Synonym, ...] = (
     Synonym("en", ("empty", "nobody living", "no one living", "left vacant"), "unoccupied"),
     Synonym("en", ("broke into", "break-in", "burgled", "burglary", "nicked", "robbed"), "theft stolen"),
     Synonym("en", ("pay out", "pays out", "paid out"), "settlement pay claims"),
+    Synonym("en", ("pay my claim", "pay the claim", "paid my claim", "pay me for my claim"), "settle the claim"),
     Synonym("en", ("pay myself", "pay towards", "pay the first"), "excess"),
     Synonym("en", ("drop me", "kick me off", "cancel on me"), "cancel this policy"),
     Synonym("en", ("lie on", "lied on", "fake claim", "made up claim", "pad my claim"), "fraudulent exaggerated"),
