@@ -84,27 +84,27 @@ def counted_per(text: str, start: int, end: int) -> set[str]:
     if cuts:
         lead = lead[cuts[-1].end() :]
     out = {_name(m.group()) for m in _TEXT_RATE.finditer(lead)}
-    at = end
-    unit = _UNIT_WORD.match(low, at)
-    if unit:
-        at = unit.end()
-    while m := _TAIL.match(low, at):
-        out.add(_name(m.group().strip(" ,")))
-        at = m.end()
+    out |= {_name(m.group().strip(" ,")) for m in _tails(low, end)}
     return out - {""}
+
+
+def _tails(low: str, end: int) -> list[re.Match[str]]:
+    """The rates written one after another right after a figure ending at ``end`` of folded ``low``, past its
+    currency or unit."""
+    unit = _UNIT_WORD.match(low, end)
+    at = unit.end() if unit else end
+    found = []
+    while m := _TAIL.match(low, at):
+        found.append(m)
+        at = m.end()
+    return found
 
 
 def rate_end(text: str, end: int) -> int:
     """Where the rate written right after a figure ending at ``end`` ends (its currency or unit included): "10%|/năm|",
     "USD 50| a day|", "20.000.000 đồng| mỗi người mỗi chuyến|"; ``end`` when none follows."""
-    low = fold(text).lower()
-    at, out = end, end
-    unit = _UNIT_WORD.match(low, at)
-    if unit:
-        at = unit.end()
-    while m := _TAIL.match(low, at):
-        at = out = m.end()
-    return out
+    tails = _tails(fold(text).lower(), end)
+    return tails[-1].end() if tails else end
 
 
 def other_rate(question: str, text: str, span: tuple[int, int]) -> bool:

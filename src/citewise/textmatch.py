@@ -213,10 +213,16 @@ def coverage(query: str, text: str) -> float:
 
 PERCENT = r"%|per ?cent|phan tram"
 """How a percentage is written, on folded lower-case text ("80%", "80 per cent", "80 phần trăm")."""
-ASKS_PERCENT = rf"{PERCENT}|percentages?|ty le"
+_ASKS_PERCENT = re.compile(rf"(?<![a-z])(?:{PERCENT}|percentages?|ty le)(?![a-z])")
 """How a question asks for a percentage: "what percentage …", "tỷ lệ … là bao nhiêu", "bao nhiêu phần trăm" (folded
 lower-case)."""
-_ASKS_PERCENT = re.compile(rf"(?<![a-z])(?:{ASKS_PERCENT})(?![a-z])")
+
+
+def asked_percent(question: str) -> str | None:
+    """The words ``question`` asks for a percentage with ("phan tram", "percentage", "%"), folded; ``None`` when it asks
+    for none."""
+    m = _ASKS_PERCENT.search(fold(question).lower())
+    return None if m is None else m.group(0)
 
 
 def case_coverage(query: str, text: str) -> float:
@@ -225,9 +231,9 @@ def case_coverage(query: str, text: str) -> float:
     storms "meaning winds of at least 90 km/h". The figure measures the asker's case; whether it meets the clause is
     the judge's question, not whether the clause is relevant. A percentage the question asks for in words ("bao
     nhiêu phần trăm", "what percentage", "tỷ lệ") is said by a text's "%" sign ("50% quyền lợi")."""
-    asked = _ASKS_PERCENT.search(fold(query).lower())
+    asked = asked_percent(query)
     if asked and "%" in text:
-        text = text.replace("%", f" {asked.group(0)} ")
+        text = text.replace("%", f" {asked} ")
     q, t = words(query), words(text)
     said = set(t)
     other = {t[i + 1]: w for i, w in enumerate(t[:-1]) if w.isdigit() and not t[i + 1].isdigit()}

@@ -765,9 +765,8 @@ def test_a_figure_is_stated_with_the_rate_written_with_it() -> None:
         "4. Trường hợp chậm thanh toán tiền bồi thường, Công ty trả thêm tiền lãi trên số tiền chậm trả theo lãi suất "
         "10%/năm cho thời gian chậm trả."
     )
-    frag = [_fragment(vi, lang="vi", header="[Quy tắc bảo hiểm nhà ở] Điều 12. Thời hạn bồi thường")]
-    draft = ExtractiveGenerator().generate("Công ty chậm trả tiền bồi thường thì phải trả lãi bao nhiêu?", frag, "vi")
-    assert draft.sentences[0].text == "Tỷ lệ là 10%/năm."
+    asked = "Công ty chậm trả tiền bồi thường thì phải trả lãi bao nhiêu?"
+    assert _opening(asked, vi, "vi", "[Quy tắc bảo hiểm nhà ở] Điều 12. Thời hạn bồi thường") == "Tỷ lệ là 10%/năm."
     en = "We will pay up to USD 60 a night for kennel fees while you are in hospital abroad."
     draft = ExtractiveGenerator().generate("How much do you pay for kennel fees?", [_fragment(en)], "en")
     assert draft.sentences[0].text == "The amount is USD 60 a night."

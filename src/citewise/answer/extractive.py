@@ -59,10 +59,10 @@ from citewise.retrieve.choices import split_choices, stem
 from citewise.retrieve.definitions import asked_term, defines
 from citewise.retrieve.wording import reworded, statement_of, wordings
 from citewise.textmatch import (
-    ASKS_PERCENT,
     COVER,
     PERCENT,
     Terms,
+    asked_percent,
     content_words,
     overlap,
     query_terms,
@@ -250,12 +250,10 @@ _PERCENT = re.compile(rf"(?<![a-z])(?:{PERCENT})(?![a-z])")
 """A percentage (``textmatch.PERCENT``), on folded lower-case text."""
 
 
-_ASKS_PERCENT = re.compile(rf"(?<![a-z])(?:{ASKS_PERCENT})(?![a-z])")
-"""A question asking for a percentage (``textmatch.ASKS_PERCENT``), on folded lower-case text."""
-
-
 def _percent(text: str, asked: bool = False) -> set[str]:
-    return {"%"} if (_ASKS_PERCENT if asked else _PERCENT).search(fold(text).lower()) else set()
+    """{"%"} when ``text`` states a percentage (``asked``: when a question asks for one, ``textmatch.asked_percent``)."""
+    found = asked_percent(text) if asked else _PERCENT.search(fold(text).lower())
+    return {"%"} if found else set()
 
 
 def _rank(question: str, text: str, span: tuple[int, int]) -> tuple[int, int, int, int, int, int, int, int, int, int]:
